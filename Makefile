@@ -1,0 +1,33 @@
+# `make run` and `make test` set up everything they need on a fresh machine.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: setup run test lint clean
+
+setup: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: requirements.txt requirements-local.txt requirements-dev.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# llama-cpp-python compiles from source the first time (about 5 minutes on 2 cores).
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	# --ignore-scripts: the SWA CLI's optional keytar build (login storage) is not needed.
+	npm ci --ignore-scripts --no-audit --no-fund
+	touch $@
+
+run: setup
+	bash scripts/run_local.sh
+
+test: setup lint
+	$(PY) -m pytest
+
+lint: $(VENV)/.installed
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+clean:
+	rm -rf $(VENV) node_modules .local

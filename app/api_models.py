@@ -1,0 +1,81 @@
+"""The shapes of the HTTP API, validated with pydantic."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Only the two conversational roles: a client must never be able to inject a system turn.
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class ChatRequest(BaseModel):
+    """The body of both `/api/chat/reformulate` and `/api/chat`."""
+
+    # Unknown fields are refused rather than ignored, so that a misspelt `conversation`
+    # cannot silently drop the history.
+    model_config = ConfigDict(extra="forbid")
+
+    userMessage: str
+    conversation: list[Message] = []
+
+    @field_validator("userMessage")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @model_validator(mode="after")
+    def _within_limits(self, info: ValidationInfo) -> ChatRequest:
+        """Size limits come from settings, passed in the validation context."""
+        limits = (info.context or {}).get("limits")
+        if limits is None:
+            return self
+        if len(self.conversation) > limits.max_conversation_messages:
+            raise ValueError(
+                f"conversation has {len(self.conversation)} messages; "
+                f"the limit is {limits.max_conversation_messages}"
+            )
+        texts = [("userMessage", self.userMessage)]
+        texts += [(f"conversation[{i}].content", m.content) for i, m in enumerate(self.conversation)]
+        for where, text in texts:
+            if len(text) > limits.max_message_chars:
+                raise ValueError(
+                    f"{where} is {len(text)} characters long; the limit is {limits.max_message_chars}"
+                )
+        return self
+
+
+class ReformulateResponse(BaseModel):
+    question: str
+
+
+class Source(BaseModel):
+    id: str
+    title: str
+
+
+class ChatResponse(BaseModel):
+    answer: str
+    sources: list[Source] = []
+
+
+class ModelSource(BaseModel):
+    """A source as the model names it: the title is the model's and is never shown."""
+
+    id: str
+    title: str = ""
+
+
+class ModelAnswer(BaseModel):
+    """What the answering LLM must reply with; anything else is treated as a failed reply."""
+
+    answer: str = Field(min_length=1)
+    sources: list[ModelSource] = []

@@ -1,0 +1,123 @@
+"""What every JSON endpoint does around the core: read and check the body, map failures to
+clean `{"error": ...}` responses, and tag each exchange with a request id.
+
+The request and response types are Starlette's, which are the very types of
+`azurefunctions-extensions-http-fastapi`: the same handlers run on Azure Functions, in the
+local host and in tests, and can stream when they need to.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from app.providers import UpstreamError
+from app.services import Services, get_services
+from app.settings import Settings
+
+log = logging.getLogger("recipe_chat.http")
+
+Body = TypeVar("Body", bound=BaseModel)
+
+INTERNAL_ERROR = "The app encountered an error processing your request."
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+
+class ApiError(Exception):
+    """A request the app refuses, with a message meant for the caller."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if content_type != "application/json":
+        raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
+    limit = settings.max_body_bytes
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > limit:
+            raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ApiError(400, "The body is not valid UTF-8.") from None
+    except RecursionError:
+        raise ApiError(400, "The body is nested too deeply.") from None
+    except ValueError as error:
+        raise ApiError(400, f"The body is not valid JSON: {error}.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "The body must be a JSON object.")
+    try:
+        return model.model_validate(data, context={"limits": settings})
+    except ValidationError as error:
+        raise ApiError(400, describe_errors(error)) from None
+
+
+def describe_errors(error: ValidationError) -> str:
+    """Pydantic's errors as one readable line: where each problem is, and what it is."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"]).lstrip(".")
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "missing":
+            message = "is required"
+        elif item["type"] == "extra_forbidden":
+            message = "is not a known field"
+        parts.append(f"{where}: {message}" if where else message)
+    more = len(error.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "") + "."
+
+
+async def json_endpoint(
+    request: Request,
+    model: type[Body],
+    settings: Settings,
+    handle: Callable[[Body, Services], Awaitable[BaseModel]],
+) -> Response:
+    """Parse `model` from the request, run `handle`, and shape whatever happens as JSON."""
+    started = time.perf_counter()
+    incoming = request.headers.get("x-request-id", "")
+    request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+    try:
+        body = await read_body(request, model, settings)
+        result = await handle(body, await get_services(settings))
+        response: Response = JSONResponse(result.model_dump())
+    except ApiError as error:
+        response = error_response(error.status, error.message)
+    except UpstreamError as error:
+        log.warning("request %s: upstream failure: %r", request_id, error.__cause__)
+        response = error_response(error.status, error.public_message)
+    except Exception:
+        log.exception("request %s failed", request_id)
+        response = error_response(500, INTERNAL_ERROR)
+    response.headers["x-request-id"] = request_id
+    log.info(
+        "%s %s -> %d in %.0f ms [request %s]",
+        request.method,
+        request.url.path,
+        response.status_code,
+        (time.perf_counter() - started) * 1000,
+        request_id,
+    )
+    return response

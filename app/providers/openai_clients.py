@@ -1,0 +1,127 @@
+"""Azure OpenAI or any OpenAI-compatible server, through the async `openai` SDK.
+
+One client per process, created on first use and shared by the chat model and the
+embedder, so that every request reuses the same connection pool.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.providers import ChatTurn, UpstreamError
+from app.settings import Settings
+
+if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
+log = logging.getLogger(__name__)
+
+
+def create_client(settings: Settings) -> AsyncOpenAI:
+    import openai
+
+    common: dict[str, Any] = {
+        "timeout": settings.llm_timeout_seconds,
+        "max_retries": settings.llm_max_retries,
+    }
+    if settings.uses_azure_openai:
+        if settings.azure_openai_api_key:
+            auth: dict[str, Any] = {"api_key": settings.azure_openai_api_key.get_secret_value()}
+        else:
+            from azure.identity.aio import DefaultAzureCredential, get_bearer_token_provider
+
+            auth = {
+                "azure_ad_token_provider": get_bearer_token_provider(
+                    DefaultAzureCredential(), "https://cognitiveservices.azure.com/.default"
+                )
+            }
+        return openai.AsyncAzureOpenAI(
+            azure_endpoint=settings.azure_openai_endpoint or "",
+            api_version=settings.azure_openai_api_version,
+            **auth,
+            **common,
+        )
+    key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
+    return openai.AsyncOpenAI(base_url=settings.openai_base_url, api_key=key, **common)
+
+
+def upstream_error(error: Exception, service: str) -> UpstreamError:
+    """Turn an SDK failure into a safe public error; the details go to the log only."""
+    import openai
+
+    log.warning("%s call failed: %s: %s", service, type(error).__name__, error)
+    if isinstance(error, openai.RateLimitError):
+        return UpstreamError(f"The {service} is busy. Please try again in a moment.", status=503)
+    if isinstance(error, openai.APITimeoutError):
+        return UpstreamError(f"The {service} took too long to answer.", status=504)
+    return UpstreamError(f"The {service} failed. Please try again.")
+
+
+def response_format(mode: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    if mode == "json_schema":
+        return {"type": "json_schema", "json_schema": {"name": "reply", "schema": schema, "strict": True}}
+    if mode == "json_object":
+        return {"type": "json_object"}
+    if mode == "json_object_schema":
+        # llama.cpp's server extension: JSON mode held to the schema by a grammar.
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+class OpenAIChatModel:
+    def __init__(
+        self, client: AsyncOpenAI, model: str, *, response_format_mode: str, temperature: float
+    ) -> None:
+        self._client = client
+        self._model = model
+        self._response_format_mode = response_format_mode
+        self._temperature = temperature
+
+    async def complete(
+        self,
+        messages: Sequence[ChatTurn],
+        *,
+        json_schema: dict[str, Any] | None = None,
+        max_tokens: int,
+        temperature: float | None = None,
+    ) -> str:
+        import openai
+
+        extra: dict[str, Any] = {}
+        if json_schema is not None:
+            fmt = response_format(self._response_format_mode, json_schema)
+            if fmt is not None:
+                extra["response_format"] = fmt
+        try:
+            completion = await self._client.chat.completions.create(
+                model=self._model,
+                messages=list(messages),  # type: ignore[arg-type]
+                max_tokens=max_tokens,
+                temperature=self._temperature if temperature is None else temperature,
+                **extra,
+            )
+        except openai.APIError as error:
+            raise upstream_error(error, "language model") from error
+        if not completion.choices:
+            return ""
+        return completion.choices[0].message.content or ""
+
+
+class OpenAIEmbedder:
+    def __init__(self, client: AsyncOpenAI, model: str, dimensions: int | None = None) -> None:
+        self._client = client
+        self.model = model
+        self.dimensions = dimensions or 0
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        import openai
+
+        try:
+            response = await self._client.embeddings.create(model=self.model, input=list(texts))
+        except openai.APIError as error:
+            raise upstream_error(error, "embedding service") from error
+        vectors = [item.embedding for item in sorted(response.data, key=lambda d: d.index)]
+        self.dimensions = len(vectors[0]) if vectors else self.dimensions
+        return vectors

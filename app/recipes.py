@@ -1,0 +1,63 @@
+"""The recipe: the one record that the catalog, the store, the index and the prompts share."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+RECIPE_ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,99}$"
+
+
+class Recipe(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(pattern=RECIPE_ID_PATTERN)
+    title: str = Field(min_length=1)
+    description: str = ""
+    ingredients: list[str] = Field(min_length=1)
+    steps: list[str] = Field(min_length=1)
+    tags: list[str] = []
+    prep_minutes: int | None = Field(default=None, ge=0)
+    cook_minutes: int | None = Field(default=None, ge=0)
+    total_minutes: int | None = Field(default=None, ge=0)
+    servings: str | None = None
+    vegetarian: bool = False
+    vegan: bool = False
+    gluten_free: bool = False
+    dairy_free: bool = False
+
+    @property
+    def diet_labels(self) -> list[str]:
+        flags = {
+            "vegetarian": self.vegetarian,
+            "vegan": self.vegan,
+            "gluten-free": self.gluten_free,
+            "dairy-free": self.dairy_free,
+        }
+        return [label for label, on in flags.items() if on]
+
+    def search_text(self) -> str:
+        """The text that keyword and vector search see: what a cook would search by."""
+        parts = [self.title, self.description, " ".join(self.tags), " ".join(self.diet_labels)]
+        parts.extend(self.ingredients)
+        return "\n".join(p for p in parts if p)
+
+
+def read_catalog(path: Path) -> Iterator[Recipe]:
+    """Recipes from a JSON Lines file, one recipe per line."""
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                try:
+                    yield Recipe.model_validate_json(line)
+                except ValueError as error:
+                    raise ValueError(f"{path}:{number}: {error}") from error
+
+
+def write_catalog(path: Path, recipes: Iterable[Recipe]) -> None:
+    with path.open("w", encoding="utf-8") as out:
+        for recipe in recipes:
+            out.write(json.dumps(recipe.model_dump(), ensure_ascii=False) + "\n")

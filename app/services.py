@@ -1,0 +1,132 @@
+"""Pick each provider once, from settings, and share them for the life of the process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
+from app.recipes import read_catalog
+from app.retrieval import Retriever
+from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.providers.sqlite_catalog import SqliteCatalog
+
+log = logging.getLogger(__name__)
+
+EMBED_BATCH = 64
+
+
+@dataclass(frozen=True)
+class Services:
+    llm: ChatModel
+    retriever: Retriever
+
+
+def chat_model(settings: Settings) -> ChatModel:
+    if settings.uses_azure_openai or settings.uses_openai_compatible:
+        from app.providers.openai_clients import OpenAIChatModel, create_client
+
+        model = (
+            settings.azure_openai_chat_deployment
+            if settings.uses_azure_openai
+            else settings.openai_chat_model
+        )
+        if not model:
+            raise RuntimeError(
+                "Set AZURE_OPENAI_CHAT_DEPLOYMENT or OPENAI_CHAT_MODEL to name the chat model."
+            )
+        return OpenAIChatModel(
+            create_client(settings),
+            model,
+            response_format_mode=settings.llm_response_format,
+            temperature=settings.llm_temperature,
+        )
+    from app.providers.llama_cpp_llm import LlamaCppChatModel, bundled_model_path
+
+    return LlamaCppChatModel(
+        settings.local_llm_model_path or bundled_model_path(),
+        context_tokens=settings.local_llm_context_tokens,
+        threads=settings.local_llm_threads,
+        temperature=settings.llm_temperature,
+    )
+
+
+def embedder(settings: Settings) -> Embedder:
+    azure_model = settings.uses_azure_openai and settings.azure_openai_embedding_deployment
+    openai_model = settings.uses_openai_compatible and settings.openai_embedding_model
+    if azure_model or openai_model:
+        from app.providers.openai_clients import OpenAIEmbedder, create_client
+
+        return OpenAIEmbedder(create_client(settings), azure_model or openai_model or "")
+    from app.providers.wordllama_embedder import WordLlamaEmbedder
+
+    return WordLlamaEmbedder()
+
+
+def search_index(settings: Settings, local: SqliteCatalog | None) -> SearchIndex:
+    if settings.azure_search_endpoint:
+        from app.providers.azure_search import AzureSearchIndex
+
+        return AzureSearchIndex(settings)
+    assert local is not None
+    return local
+
+
+def recipe_store(settings: Settings, local: SqliteCatalog | None) -> RecipeStore:
+    if settings.azure_cosmos_endpoint:
+        from app.providers.cosmos_store import CosmosRecipeStore
+
+        return CosmosRecipeStore(settings)
+    assert local is not None
+    return local
+
+
+async def open_local_catalog(settings: Settings, embed: Embedder) -> SqliteCatalog:
+    """The embedded store; on first run it is loaded with the shipped recipes."""
+    from app.providers.sqlite_catalog import SqliteCatalog
+
+    catalog = SqliteCatalog(settings.local_db_path)
+    if catalog.count() == 0:
+        recipes = list(read_catalog(settings.local_catalog_path))
+        vectors: list[list[float]] = []
+        for start in range(0, len(recipes), EMBED_BATCH):
+            vectors += await embed.embed([r.search_text() for r in recipes[start : start + EMBED_BATCH]])
+        # One transaction: a load cut short leaves the store empty, to be loaded again.
+        catalog.upsert(zip(recipes, vectors, strict=True))
+        catalog.set_meta("embedding_model", embed.model)
+        catalog.set_meta("embedding_dimensions", str(embed.dimensions))
+        log.info("loaded %d recipes into %s", len(recipes), settings.local_db_path)
+    return catalog
+
+
+async def build_services(settings: Settings) -> Services:
+    llm = chat_model(settings)
+    embed = embedder(settings)
+    local = None
+    if not (settings.azure_search_endpoint and settings.azure_cosmos_endpoint):
+        local = await open_local_catalog(settings, embed)
+    return Services(llm, Retriever(embed, search_index(settings, local), recipe_store(settings, local)))
+
+
+_services: Services | None = None
+_lock = asyncio.Lock()
+
+
+async def get_services(settings: Settings) -> Services:
+    """The process's providers, built on first use so that importing the app stays fast."""
+    global _services
+    if _services is None:
+        async with _lock:
+            if _services is None:
+                _services = await build_services(settings)
+    return _services
+
+
+def use_services(services: Services | None) -> None:
+    """Replace the process's providers: for tests and for hosts that build their own."""
+    global _services
+    _services = services

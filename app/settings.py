@@ -1,0 +1,87 @@
+"""Every setting the app reads, in one typed object.
+
+Values come from environment variables (Functions app settings, or `local.settings.json`
+when Core Tools runs the app). With no cloud setting at all, every provider falls back to
+its embedded default, so a fresh checkout runs offline.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+ResponseFormat = Literal["json_schema", "json_object", "json_object_schema", "none"]
+
+
+class Settings(BaseSettings):
+    # Empty values count as unset, so the example settings file can list every key.
+    model_config = SettingsConfigDict(extra="ignore", env_ignore_empty=True)
+
+    # Azure OpenAI: chosen when the endpoint is set. No key means Entra ID.
+    azure_openai_endpoint: str | None = None
+    azure_openai_api_key: SecretStr | None = None
+    azure_openai_api_version: str = "2024-10-21"
+    azure_openai_chat_deployment: str | None = None
+    azure_openai_embedding_deployment: str | None = None
+
+    # Any OpenAI-compatible server (OpenAI, llama.cpp's server, vLLM, Ollama...).
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    openai_chat_model: str | None = None
+    openai_embedding_model: str | None = None
+
+    # How the answer call asks for JSON: `json_schema` is OpenAI's structured outputs (OpenAI,
+    # Azure OpenAI); `json_object` is plain JSON mode; `json_object_schema` is llama.cpp's
+    # server extension that holds JSON mode to the schema; `none` relies on the prompt alone.
+    llm_response_format: ResponseFormat = "json_schema"
+    llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    llm_timeout_seconds: float = Field(default=30.0, gt=0)
+    llm_max_retries: int = Field(default=2, ge=0)
+
+    # Azure AI Search: chosen when the endpoint is set. No key means Entra ID.
+    azure_search_endpoint: str | None = None
+    azure_search_api_key: SecretStr | None = None
+    azure_search_index: str = "recipes"
+
+    # Azure Cosmos DB: chosen when the endpoint is set. No key means Entra ID.
+    azure_cosmos_endpoint: str | None = None
+    azure_cosmos_key: SecretStr | None = None
+    azure_cosmos_database: str = "recipe-chat"
+    azure_cosmos_container: str = "recipes"
+
+    # Embedded defaults.
+    local_db_path: Path = PROJECT_ROOT / ".local" / "recipes.sqlite3"
+    local_catalog_path: Path = PROJECT_ROOT / "data" / "recipes.jsonl"
+    local_llm_model_path: Path | None = None
+    local_llm_context_tokens: int = Field(default=8192, ge=512)
+    local_llm_threads: int | None = None
+
+    # Conversation handling.
+    history_max_messages: int = Field(default=6, ge=1)
+    history_max_tokens: int = Field(default=1500, ge=50)
+    search_top: int = Field(default=3, ge=1, le=50)
+    recipe_prompt_chars: int = Field(default=1800, ge=200)
+
+    # Input limits: anything past them is refused with a 4xx, never cut silently.
+    max_body_bytes: int = Field(default=262_144, ge=1024)
+    max_message_chars: int = Field(default=4000, ge=1)
+    max_conversation_messages: int = Field(default=200, ge=0)
+
+    @property
+    def uses_azure_openai(self) -> bool:
+        return bool(self.azure_openai_endpoint)
+
+    @property
+    def uses_openai_compatible(self) -> bool:
+        return not self.uses_azure_openai and bool(self.openai_base_url or self.openai_api_key)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

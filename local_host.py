@@ -1,0 +1,73 @@
+"""A small local stand-in for the Functions host, for machines without Core Tools.
+
+It imports `function_app.app`, reads the HTTP functions that app registers (route, methods,
+binding name) and mounts exactly those under the route prefix from host.json, so there is
+no second routing table to drift. Run: `python local_host.py [--port 7071]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+HERE = Path(__file__).resolve().parent
+
+
+def route_prefix() -> str:
+    host = json.loads((HERE / "host.json").read_text(encoding="utf-8"))
+    prefix = host.get("extensions", {}).get("http", {}).get("routePrefix", "api")
+    return f"/{prefix.strip('/')}" if prefix.strip("/") else ""
+
+
+def endpoint(handler: Callable[..., Any], binding: str) -> Callable[[Request], Any]:
+    async def call(request: Request) -> Response:
+        # The Functions host passes the request under the trigger's binding name.
+        return await handler(**{binding: request})
+
+    return call
+
+
+@cache
+def registered_functions(function_app: Any) -> list[Any]:
+    # The SDK lets an app list its functions only once: a second call raises.
+    return function_app.get_functions()
+
+
+def create_app(function_app: Any = None) -> Starlette:
+    if function_app is None:
+        from function_app import app as function_app
+
+    routes = []
+    for function in registered_functions(function_app):
+        trigger = function.get_trigger()
+        if trigger is None or not hasattr(trigger, "route"):
+            continue
+        methods = [str(getattr(m, "value", m)) for m in trigger.methods or ["GET", "POST"]]
+        path = f"{route_prefix()}/{trigger.route or function.get_function_name()}"
+        routes.append(Route(path, endpoint(function.get_user_function(), trigger.name), methods=methods))
+    return Starlette(routes=routes)
+
+
+def main() -> None:
+    import uvicorn
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=7071)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+"""The dev-console snippets, end to end, with a real model served over HTTP.
+
+llama-cpp-python's own OpenAI-compatible server runs the shipped SmolLM2 model; the local
+host runs the function app against it through the `openai` SDK; the Static Web Apps CLI
+serves the page and proxies /api to the host, as `make run` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.providers.llama_cpp_llm import bundled_model_path
+
+ROOT = Path(__file__).resolve().parent.parent
+SWA = ROOT / "node_modules" / ".bin" / "swa"
+STARTUP_SECONDS = 120
+
+CONVERSATION = [
+    {"role": "user", "content": "I’m looking for dinner ideas."},
+    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
+    {"role": "user", "content": "Vegetarian."},
+    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
+]
+SNIPPET_HEADERS = {"Content-Type": "application/json"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(command: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    # Its own session, so that stopping it also stops whatever it spawned (the SWA CLI's server).
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"{process.args[:3]} exited early:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            httpx.get(url, timeout=2)
+            return
+        except httpx.TransportError:
+            time.sleep(0.3)
+    pytest.fail(f"{url} did not come up in {STARTUP_SECONDS} s:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port, log = free_port(), tmp_path_factory.mktemp("llama") / "server.log"
+    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(bundled_model_path())]
+    command += ["--model_alias", "smollm2", "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"]
+    server = start(command, log)
+    wait_until_up(f"http://127.0.0.1:{port}/v1/models", server, log)
+    yield f"http://127.0.0.1:{port}/v1"
+    stop(server)
+
+
+@pytest.fixture(scope="module")
+def api(llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("host")
+    port, log = free_port(), tmp / "host.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AZURE_", "OPENAI_", "LLM_", "LOCAL_"))}
+    env |= {
+        "OPENAI_BASE_URL": llama_server,
+        "OPENAI_CHAT_MODEL": "smollm2",
+        "LLM_RESPONSE_FORMAT": "json_object_schema",
+        "LOCAL_DB_PATH": str(tmp / "recipes.sqlite3"),
+    }
+    host = start([sys.executable, "local_host.py", "--port", str(port)], log, env)
+    wait_until_up(f"http://127.0.0.1:{port}/api/chat", host, log)
+    yield f"http://127.0.0.1:{port}"
+    stop(host)
+
+
+@pytest.fixture(scope="module")
+def site(api: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not SWA.exists():
+        pytest.skip("the SWA CLI is not installed: run `make setup` (npm ci)")
+    port, log = free_port(), tmp_path_factory.mktemp("swa") / "swa.log"
+    command = [str(SWA), "start", "web", "--swa-config-location", ".", "--api-devserver-url", api]
+    swa = start([*command, "--host", "127.0.0.1", "--port", str(port)], log)
+    wait_until_up(f"http://127.0.0.1:{port}/", swa, log)
+    yield f"http://localhost:{port}"
+    stop(swa)
+
+
+def reformulate_snippet(base: str) -> httpx.Response:
+    body = {"conversation": CONVERSATION, "userMessage": "What about ones with mushrooms?"}
+    return httpx.post(f"{base}/api/chat/reformulate", json=body, headers=SNIPPET_HEADERS, timeout=120)
+
+
+def chat_snippet(base: str) -> httpx.Response:
+    body = {
+        "conversation": CONVERSATION,
+        "userMessage": "What vegetarian recipes with mushrooms are available?",
+    }
+    return httpx.post(f"{base}/api/chat", json=body, headers=SNIPPET_HEADERS, timeout=120)
+
+
+def assert_standalone_question(response: httpx.Response) -> None:
+    assert response.status_code == 200, response.text
+    assert list(response.json()) == ["question"]
+    assert "mushroom" in response.json()["question"].lower()
+
+
+def assert_grounded_answer(response: httpx.Response) -> None:
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert list(body) == ["answer", "sources"]
+    assert body["answer"].strip()
+    for source in body["sources"]:
+        assert set(source) == {"id", "title"}
+
+
+def test_reformulate_through_the_local_host(api: str):
+    assert_standalone_question(reformulate_snippet(api))
+
+
+def test_chat_through_the_local_host(api: str):
+    assert_grounded_answer(chat_snippet(api))
+
+
+def test_reformulate_through_the_static_web_app(site: str):
+    assert_standalone_question(reformulate_snippet(site))
+
+
+def test_chat_through_the_static_web_app(site: str):
+    assert_grounded_answer(chat_snippet(site))
+
+
+def test_the_static_web_app_serves_the_page(site: str):
+    page = httpx.get(f"{site}/", timeout=30)
+
+    assert page.status_code == 200
+    assert '<script src="/app.js"' in page.text
