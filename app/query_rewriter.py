@@ -77,6 +77,12 @@ def new_words(text: str, said: str) -> list[str]:
     return [w for w in content_words(text) if stem(w) not in known]
 
 
+def dropped_words(text: str, question: str) -> list[str]:
+    """Meaningful words of the user's message that the rewrite lost: it must keep them all."""
+    kept = {stem(w) for w in content_words(text)}
+    return [w for w in content_words(question) if stem(w) not in kept]
+
+
 def check_rewrite(candidate: str, question: str, history: Sequence[Message] = ()) -> Rewrite:
     """The model's rewrite if it is plausible, else the user's own message and the reason."""
     text = LABEL.sub("", candidate.strip()).strip().strip('"“”').strip()
@@ -92,6 +98,9 @@ def check_rewrite(candidate: str, question: str, history: Sequence[Message] = ()
     elif len(new_words(text, said)) > MAX_NEW_WORDS:
         # Small models copy a worked example or invent dishes; a rewrite only rephrases.
         reason = "adds words that nobody said"
+    elif dropped_words(text, question):
+        # "How long does the omelette take?" must not come back about pancakes.
+        reason = "drops words the user said"
     else:
         return Rewrite(text)
     log.info("rewrite rejected (%s); using the user's message", reason)

@@ -138,3 +138,24 @@ def test_a_reply_over_several_lines_falls_back(client, llm):
     assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
         "question": "What about mushrooms?"
     }
+
+
+def test_a_rewrite_that_adds_what_nobody_said_falls_back(client, llm):
+    # Small models copy a worked example or invent a dish.
+    llm.replies.append("What about mushroom recipes with chickpeas, spinach and feta?")
+
+    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
+        "question": "What about mushrooms?"
+    }
+
+
+def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm):
+    history = [
+        {"role": "user", "content": "Give me a breakfast idea."},
+        {"role": "assistant", "content": "Pancakes or a Spanish Omelette."},
+    ]
+    llm.replies.append("How long does it take to make pancakes?")
+
+    assert post(client, "How long does the omelette take?", history).json() == {
+        "question": "How long does the omelette take?"
+    }

@@ -14,17 +14,19 @@ from app.providers import ChatTurn, UpstreamError
 from app.settings import Settings
 
 if TYPE_CHECKING:
+    import httpx
     from openai import AsyncOpenAI
 
 log = logging.getLogger(__name__)
 
 
-def create_client(settings: Settings) -> AsyncOpenAI:
+def create_client(settings: Settings, http_client: httpx.AsyncClient | None = None) -> AsyncOpenAI:
     import openai
 
     common: dict[str, Any] = {
         "timeout": settings.llm_timeout_seconds,
         "max_retries": settings.llm_max_retries,
+        "http_client": http_client,
     }
     if settings.uses_azure_openai:
         if settings.azure_openai_api_key:

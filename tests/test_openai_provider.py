@@ -1,0 +1,172 @@
+"""The OpenAI-compatible provider, checked on the HTTP requests the `openai` SDK really sends.
+
+`httpx.MockTransport` stands in for the server, so these tests need no network and no key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import httpx
+import pytest
+
+from app.providers import UpstreamError
+from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder, create_client
+from app.settings import Settings
+
+SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+SECRET = "sk-test-secret-never-shown"
+
+
+def completion(content: str) -> dict:
+    return {
+        "id": "c1",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "m",
+        "choices": [
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+        ],
+    }
+
+
+class Server:
+    """Answers every request with `respond` and keeps the requests for the test to read."""
+
+    def __init__(self, respond: Callable[[httpx.Request], httpx.Response]) -> None:
+        self.requests: list[httpx.Request] = []
+        self._respond = respond
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        return self._respond(request)
+
+    def client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(transport=httpx.MockTransport(self))
+
+    def body(self, index: int = -1) -> dict:
+        return json.loads(self.requests[index].content)
+
+
+def openai_settings(**overrides) -> Settings:
+    values = {"openai_base_url": "http://llm.test/v1", "openai_api_key": SECRET, "llm_max_retries": 0}
+    return Settings(**(values | overrides))
+
+
+def chat_model(server: Server, **overrides) -> OpenAIChatModel:
+    settings = openai_settings(**overrides)
+    return OpenAIChatModel(
+        create_client(settings, server.client()),
+        "smollm2",
+        response_format_mode=settings.llm_response_format,
+        temperature=settings.llm_temperature,
+    )
+
+
+async def test_a_completion_sends_the_messages_and_returns_the_reply_text():
+    server = Server(lambda _: httpx.Response(200, json=completion("Try the risotto.")))
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Dinner?"}]
+
+    reply = await chat_model(server).complete(messages, max_tokens=50)
+
+    assert reply == "Try the risotto."
+    request = server.requests[0]
+    assert request.url == "http://llm.test/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {SECRET}"
+    assert server.body() == {"model": "smollm2", "messages": messages, "max_tokens": 50, "temperature": 0.0}
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [
+        (
+            "json_schema",
+            {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True}},
+        ),
+        ("json_object", {"type": "json_object"}),
+        ("json_object_schema", {"type": "json_object", "schema": SCHEMA}),
+        ("none", None),
+    ],
+)
+async def test_the_answer_asks_for_json_the_way_the_settings_say(mode: str, expected: dict | None):
+    server = Server(lambda _: httpx.Response(200, json=completion('{"answer": "x"}')))
+
+    await chat_model(server, llm_response_format=mode).complete([], json_schema=SCHEMA, max_tokens=10)
+
+    assert server.body().get("response_format") == expected
+
+
+async def test_azure_openai_calls_the_deployment_with_its_key_and_api_version():
+    server = Server(lambda _: httpx.Response(200, json=completion("ok")))
+    settings = Settings(
+        azure_openai_endpoint="https://example.openai.azure.com",
+        azure_openai_api_key=SECRET,
+        azure_openai_chat_deployment="gpt-4o-mini",
+        llm_max_retries=0,
+    )
+    model = OpenAIChatModel(
+        create_client(settings, server.client()),
+        "gpt-4o-mini",
+        response_format_mode="json_schema",
+        temperature=0,
+    )
+
+    await model.complete([{"role": "user", "content": "hi"}], max_tokens=5)
+
+    request = server.requests[0]
+    assert request.url.path == "/openai/deployments/gpt-4o-mini/chat/completions"
+    assert request.url.params["api-version"] == settings.azure_openai_api_version
+    assert request.headers["api-key"] == SECRET
+
+
+async def test_embeddings_come_back_in_the_order_of_the_texts():
+    # A server may list the embeddings in any order; `index` says which text each belongs to.
+    data = [
+        {"object": "embedding", "index": 1, "embedding": [0.0, 1.0]},
+        {"object": "embedding", "index": 0, "embedding": [1.0, 0.0]},
+    ]
+    server = Server(
+        lambda _: httpx.Response(
+            200,
+            json={
+                "object": "list",
+                "data": data,
+                "model": "e",
+                "usage": {"prompt_tokens": 2, "total_tokens": 2},
+            },
+        )
+    )
+    embedder = OpenAIEmbedder(create_client(openai_settings(), server.client()), "text-embedding-3-small")
+
+    vectors = await embedder.embed(["first", "second"])
+
+    assert vectors == [[1.0, 0.0], [0.0, 1.0]]
+    assert embedder.dimensions == 2
+    assert server.body()["model"] == "text-embedding-3-small"
+    assert server.body()["input"] == ["first", "second"]
+
+
+def refuse(status: int) -> Callable[[httpx.Request], httpx.Response]:
+    return lambda _: httpx.Response(status, json={"error": {"message": f"internal detail {SECRET}"}})
+
+
+def time_out(request: httpx.Request) -> httpx.Response:
+    raise httpx.ReadTimeout("the server did not answer", request=request)
+
+
+@pytest.mark.parametrize(
+    ("respond", "status", "message"),
+    [
+        (refuse(429), 503, "The language model is busy. Please try again in a moment."),
+        (refuse(500), 502, "The language model failed. Please try again."),
+        (refuse(401), 502, "The language model failed. Please try again."),
+        (time_out, 504, "The language model took too long to answer."),
+    ],
+)
+async def test_a_failing_server_becomes_a_safe_public_error(respond, status: int, message: str):
+    with pytest.raises(UpstreamError) as raised:
+        await chat_model(Server(respond)).complete([{"role": "user", "content": "hi"}], max_tokens=5)
+
+    assert (raised.value.status, raised.value.public_message) == (status, message)
+    assert SECRET not in str(raised.value)
