@@ -10,10 +10,19 @@ from __future__ import annotations
 import azure.functions as func
 from azurefunctions.extensions.http.fastapi import Request, Response
 
-from app import answerer, query_rewriter
-from app.api_models import ChatRequest, ChatResponse, ReformulateResponse
-from app.http_api import json_endpoint
-from app.services import Services
+from app import answerer, query_rewriter, recipe_api
+from app.api_models import (
+    ChatRequest,
+    ChatResponse,
+    ReformulateResponse,
+    RetrievedRecipe,
+    RetrieveRequest,
+    RetrieveResponse,
+)
+from app.http_api import api_endpoint, json_endpoint
+from app.indexing import IndexingReport
+from app.recipes import Recipe
+from app.services import Services, get_services
 from app.settings import get_settings
 
 app = func.FunctionApp(http_auth_level=func.AuthLevel.ANONYMOUS)
@@ -39,3 +48,40 @@ async def chat(req: Request) -> Response:
         )
 
     return await json_endpoint(req, ChatRequest, settings, run)
+
+
+@app.route(route="retrieve", methods=[func.HttpMethod.POST])
+async def retrieve(req: Request) -> Response:
+    async def run(body: RetrieveRequest, services: Services) -> RetrieveResponse:
+        found = await services.retriever.retrieve(
+            body.query, body.top or settings.search_top, mode=body.retrieval_mode, filters=body.filters
+        )
+        return RetrieveResponse(results=[RetrievedRecipe(score=f.score, recipe=f.recipe) for f in found])
+
+    return await json_endpoint(req, RetrieveRequest, settings, run)
+
+
+@app.route(route="recipes/{id}", methods=[func.HttpMethod.GET])
+async def get_recipe(req: Request) -> Response:
+    async def run() -> Recipe:
+        return await recipe_api.get_recipe(await get_services(settings), req.path_params["id"])
+
+    return await api_endpoint(req, run)
+
+
+# Changing the catalog takes a function key on Azure, and the admin role through the Static
+# Web App (staticwebapp.config.json).
+@app.route(route="recipes/index", methods=[func.HttpMethod.POST], auth_level=func.AuthLevel.FUNCTION)
+async def index_recipes(req: Request) -> Response:
+    async def run() -> IndexingReport:
+        return await recipe_api.index_catalog(req, await get_services(settings), settings)
+
+    return await api_endpoint(req, run)
+
+
+@app.route(route="recipes/{id}", methods=[func.HttpMethod.DELETE], auth_level=func.AuthLevel.FUNCTION)
+async def delete_recipe(req: Request) -> Response:
+    async def run() -> IndexingReport:
+        return await recipe_api.delete_recipe(await get_services(settings), req.path_params["id"])
+
+    return await api_endpoint(req, run)

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.recipes import Recipe
 
 
 class Message(BaseModel):
@@ -79,3 +90,54 @@ class ModelAnswer(BaseModel):
 
     answer: str = Field(min_length=1)
     sources: list[ModelSource] = []
+
+
+class RetrieveRequest(BaseModel):
+    """The body of `/api/retrieve`: a search with no LLM call."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1)
+    top: int | None = Field(default=None, ge=1, le=50)
+    retrieval_mode: RetrievalMode = "hybrid"
+    filters: RecipeFilters = NO_FILTERS
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @model_validator(mode="after")
+    def _within_limits(self, info: ValidationInfo) -> RetrieveRequest:
+        limits = (info.context or {}).get("limits")
+        if limits is not None and len(self.query) > limits.max_message_chars:
+            raise ValueError(
+                f"query is {len(self.query)} characters long; the limit is {limits.max_message_chars}"
+            )
+        return self
+
+
+class RetrievedRecipe(BaseModel):
+    score: float
+    recipe: Recipe
+
+
+class RetrieveResponse(BaseModel):
+    results: list[RetrievedRecipe]
+
+
+def describe_errors(error: ValidationError) -> str:
+    """Pydantic's errors as one readable line: where each problem is, and what it is."""
+    parts = []
+    for item in error.errors()[:3]:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"]).lstrip(".")
+        message = item["msg"].removeprefix("Value error, ")
+        if item["type"] == "missing":
+            message = "is required"
+        elif item["type"] == "extra_forbidden":
+            message = "is not a known field"
+        parts.append(f"{where}: {message}" if where else message)
+    more = len(error.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "") + "."

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from app.api_models import describe_errors
 from app.providers import UpstreamError
 from app.services import Services, get_services
 from app.settings import Settings
@@ -41,15 +42,16 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_response(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def error_response(status: int, message: str, code: str | None = None) -> JSONResponse:
+    return JSONResponse({"error": message} | ({"code": code} if code else {}), status_code=status)
 
 
-async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
-    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if content_type != "application/json":
-        raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
-    limit = settings.max_body_bytes
+def media_type(request: Request) -> str:
+    return request.headers.get("content-type", "").split(";")[0].strip().lower()
+
+
+async def read_bytes(request: Request, limit: int) -> bytes:
+    """The raw body, refused with 413 as soon as it passes `limit`, however it is sent."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
@@ -58,6 +60,13 @@ async def read_body(request: Request, model: type[Body], settings: Settings) -> 
         raw += chunk
         if len(raw) > limit:
             raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
+    return bytes(raw)
+
+
+async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
+    if media_type(request) != "application/json":
+        raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
+    raw = await read_bytes(request, settings.max_body_bytes)
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
@@ -74,40 +83,20 @@ async def read_body(request: Request, model: type[Body], settings: Settings) -> 
         raise ApiError(400, describe_errors(error)) from None
 
 
-def describe_errors(error: ValidationError) -> str:
-    """Pydantic's errors as one readable line: where each problem is, and what it is."""
-    parts = []
-    for item in error.errors()[:3]:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in item["loc"]).lstrip(".")
-        message = item["msg"].removeprefix("Value error, ")
-        if item["type"] == "missing":
-            message = "is required"
-        elif item["type"] == "extra_forbidden":
-            message = "is not a known field"
-        parts.append(f"{where}: {message}" if where else message)
-    more = len(error.errors()) - 3
-    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "") + "."
-
-
-async def json_endpoint(
-    request: Request,
-    model: type[Body],
-    settings: Settings,
-    handle: Callable[[Body, Services], Awaitable[BaseModel]],
-) -> Response:
-    """Parse `model` from the request, run `handle`, and shape whatever happens as JSON."""
+async def api_endpoint(request: Request, handle: Callable[[], Awaitable[BaseModel | Response]]) -> Response:
+    """Run `handle` and shape whatever happens as JSON, with a request id on the response
+    and on the log line."""
     started = time.perf_counter()
     incoming = request.headers.get("x-request-id", "")
     request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
     try:
-        body = await read_body(request, model, settings)
-        result = await handle(body, await get_services(settings))
-        response: Response = JSONResponse(result.model_dump())
+        result = await handle()
+        response = result if isinstance(result, Response) else JSONResponse(result.model_dump(mode="json"))
     except ApiError as error:
         response = error_response(error.status, error.message)
     except UpstreamError as error:
         log.warning("request %s: upstream failure: %r", request_id, error.__cause__)
-        response = error_response(error.status, error.public_message)
+        response = error_response(error.status, error.public_message, error.code)
     except Exception:
         log.exception("request %s failed", request_id)
         response = error_response(500, INTERNAL_ERROR)
@@ -121,3 +110,18 @@ async def json_endpoint(
         request_id,
     )
     return response
+
+
+async def json_endpoint(
+    request: Request,
+    model: type[Body],
+    settings: Settings,
+    handle: Callable[[Body, Services], Awaitable[BaseModel | Response]],
+) -> Response:
+    """Parse `model` from the JSON body, then run `handle` with the process's providers."""
+
+    async def run() -> BaseModel | Response:
+        body = await read_body(request, model, settings)
+        return await handle(body, await get_services(settings))
+
+    return await api_endpoint(request, run)

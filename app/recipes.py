@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -38,6 +39,10 @@ class Recipe(BaseModel):
             "dairy-free": self.dairy_free,
         }
         return [label for label, on in flags.items() if on]
+
+    def content_hash(self) -> str:
+        """Changes when anything in the recipe does: what indexing compares to skip work."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()
 
     def search_text(self) -> str:
         """The text that keyword and vector search see: what a cook would search by."""

@@ -1,11 +1,22 @@
-"""Retrieval: a question in, the best recipes out, with no LLM call."""
+"""Retrieval: a question in, the best recipes out, with their scores and no LLM call.
+
+`/api/retrieve` and `/api/chat` both go through `Retriever.retrieve`, so retrieval can be
+evaluated and tuned on its own.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.providers import Embedder, RecipeStore, SearchIndex
+from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.providers import Embedder, IndexIncompatibleError, IndexInfo, RecipeStore, SearchIndex
 from app.recipes import Recipe
+
+
+@dataclass(frozen=True)
+class ScoredRecipe:
+    recipe: Recipe
+    score: float
 
 
 @dataclass(frozen=True)
@@ -14,7 +25,26 @@ class Retriever:
     index: SearchIndex
     store: RecipeStore
 
-    async def retrieve(self, question: str, top: int) -> list[Recipe]:
-        [vector] = await self.embedder.embed([question])
-        hits = await self.index.hybrid_search(question, vector, top)
-        return await self.store.get_many([hit.id for hit in hits])
+    async def retrieve(
+        self,
+        query: str,
+        top: int,
+        *,
+        mode: RetrievalMode = "hybrid",
+        filters: RecipeFilters = NO_FILTERS,
+    ) -> list[ScoredRecipe]:
+        vector = None
+        if mode != "text":
+            [vector] = await self.embedder.embed([query])
+            await self.check_index(len(vector))
+        hits = await self.index.search(query if mode != "vectors" else None, vector, top, filters)
+        found = {r.id: r for r in await self.store.get_many([hit.id for hit in hits])}
+        # A hit whose recipe is gone from the store (deleted mid-way) is left out.
+        return [ScoredRecipe(found[hit.id], hit.score) for hit in hits if hit.id in found]
+
+    async def check_index(self, dimensions: int) -> None:
+        """Refuse to search vectors made by another model: the results would be noise."""
+        built = await self.index.index_info()
+        configured = IndexInfo(self.embedder.model, dimensions)
+        if built is not None and built != configured:
+            raise IndexIncompatibleError(built, configured)

@@ -7,23 +7,25 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.indexing import Indexer
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.recipes import read_catalog
 from app.retrieval import Retriever
 from app.settings import Settings
 
 if TYPE_CHECKING:
-    from app.providers.sqlite_catalog import SqliteCatalog
+    from app.providers.sqlite_catalog import SqliteDatabase
 
 log = logging.getLogger(__name__)
-
-EMBED_BATCH = 64
 
 
 @dataclass(frozen=True)
 class Services:
     llm: ChatModel
     retriever: Retriever
+
+    def indexer(self) -> Indexer:
+        return Indexer(self.retriever.embedder, self.retriever.store, self.retriever.index)
 
 
 def chat_model(settings: Settings) -> ChatModel:
@@ -67,49 +69,59 @@ def embedder(settings: Settings) -> Embedder:
     return WordLlamaEmbedder()
 
 
-def search_index(settings: Settings, local: SqliteCatalog | None) -> SearchIndex:
+def search_index(settings: Settings, local: SqliteDatabase | None) -> SearchIndex:
     if settings.azure_search_endpoint:
         from app.providers.azure_search import AzureSearchIndex
 
         return AzureSearchIndex(settings)
+    from app.providers.sqlite_catalog import SqliteSearchIndex
+
     assert local is not None
-    return local
+    return SqliteSearchIndex(local)
 
 
-def recipe_store(settings: Settings, local: SqliteCatalog | None) -> RecipeStore:
+def recipe_store(settings: Settings, local: SqliteDatabase | None) -> RecipeStore:
     if settings.azure_cosmos_endpoint:
         from app.providers.cosmos_store import CosmosRecipeStore
 
         return CosmosRecipeStore(settings)
+    from app.providers.sqlite_catalog import SqliteRecipeStore
+
     assert local is not None
-    return local
+    return SqliteRecipeStore(local)
 
 
-async def open_local_catalog(settings: Settings, embed: Embedder) -> SqliteCatalog:
-    """The embedded store; on first run it is loaded with the shipped recipes."""
-    from app.providers.sqlite_catalog import SqliteCatalog
+def open_local_database(settings: Settings) -> SqliteDatabase:
+    from app.providers.sqlite_catalog import SqliteDatabase
 
-    catalog = SqliteCatalog(settings.local_db_path)
-    if catalog.count() == 0:
-        recipes = list(read_catalog(settings.local_catalog_path))
-        vectors: list[list[float]] = []
-        for start in range(0, len(recipes), EMBED_BATCH):
-            vectors += await embed.embed([r.search_text() for r in recipes[start : start + EMBED_BATCH]])
-        # One transaction: a load cut short leaves the store empty, to be loaded again.
-        catalog.upsert(zip(recipes, vectors, strict=True))
-        catalog.set_meta("embedding_model", embed.model)
-        catalog.set_meta("embedding_dimensions", str(embed.dimensions))
-        log.info("loaded %d recipes into %s", len(recipes), settings.local_db_path)
-    return catalog
+    return SqliteDatabase(settings.local_db_path)
+
+
+async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
+    """On a first run, an empty embedded store gets the shipped recipes, through the same
+    pipeline as any other catalog."""
+    from app.providers.sqlite_catalog import SqliteRecipeStore
+
+    store = retriever.store
+    if not isinstance(store, SqliteRecipeStore) or store.count() > 0:
+        return
+    items = [(recipe.id, recipe.model_dump()) for recipe in read_catalog(settings.local_catalog_path)]
+    report = await Indexer(retriever.embedder, store, retriever.index).run(items)
+    log.info("loaded %d recipes into %s (%d failed)", report.indexed, settings.local_db_path, report.failed)
+
+
+def build_retriever(settings: Settings) -> Retriever:
+    local = None
+    if not (settings.azure_search_endpoint and settings.azure_cosmos_endpoint):
+        local = open_local_database(settings)
+    return Retriever(embedder(settings), search_index(settings, local), recipe_store(settings, local))
 
 
 async def build_services(settings: Settings) -> Services:
     llm = chat_model(settings)
-    embed = embedder(settings)
-    local = None
-    if not (settings.azure_search_endpoint and settings.azure_cosmos_endpoint):
-        local = await open_local_catalog(settings, embed)
-    return Services(llm, Retriever(embed, search_index(settings, local), recipe_store(settings, local)))
+    retriever = build_retriever(settings)
+    await load_sample_catalog(settings, retriever)
+    return Services(llm, retriever)
 
 
 _services: Services | None = None

@@ -72,6 +72,7 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=262_144, ge=1024)
     max_message_chars: int = Field(default=4000, ge=1)
     max_conversation_messages: int = Field(default=200, ge=0)
+    max_index_body_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
 
     @property
     def uses_azure_openai(self) -> bool:

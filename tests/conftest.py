@@ -16,10 +16,16 @@ import pytest
 from starlette.testclient import TestClient
 
 from app.providers import ChatTurn
-from app.providers.sqlite_catalog import SqliteCatalog
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.retrieval import Retriever
-from app.services import Services, open_local_catalog, use_services
+from app.services import (
+    Services,
+    load_sample_catalog,
+    open_local_database,
+    recipe_store,
+    search_index,
+    use_services,
+)
 from app.settings import Settings
 
 Reply = str | Callable[[Sequence[ChatTurn]], str] | Exception
@@ -69,9 +75,13 @@ def settings(catalog_path: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def catalog(settings: Settings, embedder: WordLlamaEmbedder) -> SqliteCatalog:
-    """The shipped sample catalog, loaded by the same first-run code the app uses."""
-    return asyncio.run(open_local_catalog(settings, embedder))
+def retriever(settings: Settings, embedder: WordLlamaEmbedder) -> Retriever:
+    """The embedded store and index, loaded with the shipped sample catalog by the same
+    first-run code the app uses."""
+    database = open_local_database(settings)
+    loaded = Retriever(embedder, search_index(settings, database), recipe_store(settings, database))
+    asyncio.run(load_sample_catalog(settings, loaded))
+    return loaded
 
 
 @pytest.fixture
@@ -80,13 +90,11 @@ def llm() -> ScriptedChatModel:
 
 
 @pytest.fixture
-def client(
-    llm: ScriptedChatModel, catalog: SqliteCatalog, embedder: WordLlamaEmbedder
-) -> Iterator[TestClient]:
+def client(llm: ScriptedChatModel, retriever: Retriever) -> Iterator[TestClient]:
     """The app's own routes (as the local host mounts them), on the embedded catalog."""
     from local_host import create_app
 
-    use_services(Services(llm=llm, retriever=Retriever(embedder, catalog, catalog)))
+    use_services(Services(llm=llm, retriever=retriever))
     with TestClient(create_app()) as test_client:
         yield test_client
     use_services(None)

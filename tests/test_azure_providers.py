@@ -1,7 +1,7 @@
 """The Azure AI Search and Cosmos DB providers, checked on the requests the SDKs really send.
 
-A local aiohttp server plays the two services, so the SDKs run unchanged, on their default
-async transport, with no network and no Azure account.
+A local aiohttp server plays the two services, so the SDKs run unchanged, through their
+whole pipeline and their default async transport, with no network and no Azure account.
 """
 
 from __future__ import annotations
@@ -14,25 +14,40 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from app.providers import UpstreamError
+from app.filters import RecipeFilters
+from app.providers import IndexDocument, IndexInfo, UpstreamError
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
+from app.recipes import Recipe
 from app.settings import Settings
 
 SEARCH_KEY = "search-key-never-shown"
 COSMOS_KEY = "Y29zbW9zLWtleS1uZXZlci1zaG93bg=="  # base64, as Cosmos account keys are
+INDEX = "/indexes('recipes')"
+DOCS = "/dbs/recipe-chat/colls/recipes/docs/"
 
-Handler = Callable[[web.Request], web.Response]
+Handler = Callable[[web.Request, str], web.Response]
+
+
+@dataclass(frozen=True)
+class Seen:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: str
+
+    def json(self) -> dict:
+        return json.loads(self.body)
 
 
 @dataclass
 class FakeAzure:
-    """One server for both services; each test says how the data endpoints answer."""
+    """One server for both services. Tests set a handler per (method, path); Cosmos's account
+    and container reads are answered by default."""
 
     url: str
-    seen: list[tuple[str, str, dict[str, str], str]] = field(default_factory=list)
-    search: Handler = lambda _: web.json_response({"value": []})
-    document: Handler = lambda _: web.json_response({}, status=404)
+    routes: dict[tuple[str, str], Handler] = field(default_factory=dict)
+    seen: list[Seen] = field(default_factory=list)
 
     def settings(self) -> Settings:
         return Settings(
@@ -42,8 +57,15 @@ class FakeAzure:
             azure_cosmos_key=COSMOS_KEY,
         )
 
-    def requests_to(self, path_start: str) -> list[tuple[str, str, dict[str, str], str]]:
-        return [r for r in self.seen if r[1].startswith(path_start)]
+    def on(self, method: str, path: str, handler: Handler) -> None:
+        self.routes[(method, path)] = handler
+
+    def requests(self, method: str, path_start: str) -> list[Seen]:
+        return [s for s in self.seen if s.method == method and s.path.startswith(path_start)]
+
+
+def reply(payload: dict, status: int = 200, **headers: str) -> Handler:
+    return lambda request, body: web.json_response(payload, status=status, headers=headers)
 
 
 @pytest.fixture
@@ -51,16 +73,22 @@ async def azure() -> AsyncIterator[FakeAzure]:
     fake: FakeAzure
 
     async def handle(request: web.Request) -> web.Response:
-        fake.seen.append((request.method, request.rel_url.path, dict(request.headers), await request.text()))
+        body = await request.text()
         path = request.rel_url.path
-        if path.startswith("/indexes"):
-            return fake.search(request)
+        fake.seen.append(Seen(request.method, path, dict(request.headers), body))
+        handler = fake.routes.get((request.method, path))
+        if handler is None and path.startswith(DOCS):  # any single document
+            handler = fake.routes.get((request.method, DOCS + "*"))
+        if handler is not None:
+            return handler(request, body)
         if path == "/":  # Cosmos asks for the account's regions first.
             here = [{"name": "local", "databaseAccountEndpoint": fake.url + "/"}]
             return web.json_response({"id": "local", "writableLocations": here, "readableLocations": here})
-        if "/docs/" in path:
-            return fake.document(request)
-        return web.json_response({"id": "recipes", "partitionKey": {"paths": ["/id"], "kind": "Hash"}})
+        if path == "/dbs/recipe-chat/colls/recipes/":
+            return web.json_response(
+                {"id": "recipes", "_rid": "abc=", "partitionKey": {"paths": ["/id"], "kind": "Hash"}}
+            )
+        return web.json_response({"error": {"message": "not found"}}, status=404)
 
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", handle)
@@ -69,25 +97,41 @@ async def azure() -> AsyncIterator[FakeAzure]:
         yield fake
 
 
-async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAzure):
-    azure.search = lambda _: web.json_response(
-        {
-            "value": [
-                {"id": "mushroom-risotto", "@search.score": 0.033},
-                {"id": "aljotta", "@search.score": 0.02},
-            ]
-        }
-    )
-    index = AzureSearchIndex(azure.settings())
+@pytest.fixture
+async def index(azure: FakeAzure) -> AsyncIterator[AzureSearchIndex]:
+    search_index = AzureSearchIndex(azure.settings())
+    yield search_index
+    await search_index.close()
 
-    hits = await index.hybrid_search("vegetarian mushroom recipes", [0.25, -0.5], top=3)
-    await index.close()
+
+@pytest.fixture
+async def store(azure: FakeAzure) -> AsyncIterator[CosmosRecipeStore]:
+    recipe_store = CosmosRecipeStore(azure.settings())
+    yield recipe_store
+    await recipe_store.close()
+
+
+def recipe(recipe_id: str, **fields) -> Recipe:
+    return Recipe(id=recipe_id, title=recipe_id.title(), ingredients=["rice"], steps=["Cook."], **fields)
+
+
+HITS = reply(
+    {"value": [{"id": "mushroom-risotto", "@search.score": 0.033}, {"id": "aljotta", "@search.score": 0.02}]}
+)
+
+
+# --- Azure AI Search: searching ------------------------------------------------------------------
+
+
+async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAzure, index):
+    azure.on("POST", f"{INDEX}/docs/search.post.search", HITS)
+
+    hits = await index.search("vegetarian mushroom recipes", [0.25, -0.5], top=3)
 
     assert [(h.id, h.score) for h in hits] == [("mushroom-risotto", 0.033), ("aljotta", 0.02)]
-    [(method, path, headers, body)] = azure.requests_to("/indexes")
-    assert (method, path) == ("POST", "/indexes('recipes')/docs/search.post.search")
-    assert headers["api-key"] == SEARCH_KEY
-    assert json.loads(body) == {
+    [sent] = azure.requests("POST", f"{INDEX}/docs/search.post.search")
+    assert sent.headers["api-key"] == SEARCH_KEY
+    assert sent.json() == {
         "search": "vegetarian mushroom recipes",
         "top": 3,
         "select": "id",
@@ -95,61 +139,239 @@ async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAz
     }
 
 
-async def test_a_search_failure_becomes_a_safe_public_error(azure: FakeAzure):
-    azure.search = lambda _: web.json_response({"error": {"message": f"bad key {SEARCH_KEY}"}}, status=403)
-    index = AzureSearchIndex(azure.settings())
+async def test_text_and_vector_modes_send_only_their_half(azure: FakeAzure, index):
+    azure.on("POST", f"{INDEX}/docs/search.post.search", HITS)
+
+    await index.search("mushrooms", None, top=3)
+    await index.search(None, [1.0, 0.0], top=3)
+
+    text_only, vector_only = (s.json() for s in azure.requests("POST", f"{INDEX}/docs/search.post.search"))
+    assert text_only == {"search": "mushrooms", "top": 3, "select": "id"}
+    assert "search" not in vector_only and vector_only["vectorQueries"][0]["vector"] == [1.0, 0.0]
+
+
+async def test_filters_travel_as_odata_so_the_service_applies_them_before_the_cut(azure: FakeAzure, index):
+    azure.on("POST", f"{INDEX}/docs/search.post.search", HITS)
+
+    await index.search(
+        "soup", [1.0], top=3, filters=RecipeFilters(vegan=True, gluten_free=False, max_total_minutes=30)
+    )
+
+    [sent] = azure.requests("POST", f"{INDEX}/docs/search.post.search")
+    assert sent.json()["filter"] == "vegan eq true and gluten_free eq false and total_minutes le 30"
+
+
+async def test_a_search_failure_becomes_a_safe_public_error(azure: FakeAzure, index):
+    azure.on(
+        "POST",
+        f"{INDEX}/docs/search.post.search",
+        reply({"error": {"message": f"bad key {SEARCH_KEY}"}}, 403),
+    )
 
     with pytest.raises(UpstreamError) as raised:
-        await index.hybrid_search("soup", [1.0], top=3)
-    await index.close()
+        await index.search("soup", [1.0], top=3)
 
     assert raised.value.public_message == "The search service failed. Please try again."
+    assert not raised.value.retryable
     assert SEARCH_KEY not in str(raised.value)
 
 
-def stored(recipe_id: str, title: str) -> dict:
-    return {
-        "id": recipe_id,
-        "title": title,
+# --- Azure AI Search: the index and its documents ------------------------------------------------
+
+
+async def test_the_index_is_defined_in_code_for_the_embedding_model(azure: FakeAzure, index):
+    azure.on("PUT", INDEX, lambda request, body: web.json_response(json.loads(body), status=201))
+
+    await index.prepare(IndexInfo("text-embedding-3-small", 1536))
+
+    definition = azure.requests("PUT", INDEX)[0].json()
+    fields = {f["name"]: f for f in definition["fields"]}
+    assert fields["id"]["key"] is True
+    assert {name for name, f in fields.items() if f.get("searchable")} == {
+        "title",
+        "description",
+        "ingredients",
+        "tags",
+        "embedding",
+    }
+    assert fields["embedding"]["dimensions"] == 1536
+    assert fields["embedding"]["vectorSearchProfile"] == "recipes-vector-profile"
+    for name in ("vegetarian", "vegan", "gluten_free", "dairy_free", "total_minutes", "tags"):
+        assert fields[name]["filterable"] is True
+    assert fields["total_minutes"]["sortable"] is True
+    assert definition["vectorSearch"]["algorithms"][0]["kind"] == "hnsw"
+    assert definition["vectorSearch"]["profiles"] == [
+        {"name": "recipes-vector-profile", "algorithm": "recipes-hnsw"}
+    ]
+    semantic = definition["semantic"]["configurations"][0]["prioritizedFields"]
+    assert semantic["titleField"] == {"fieldName": "title"}
+    assert definition["description"] == "recipes; embedding model: text-embedding-3-small (1536 dimensions)"
+
+
+async def test_the_index_says_which_embedding_model_built_it(azure: FakeAzure, index):
+    described = {
+        "name": "recipes",
+        "fields": [],
+        "description": "recipes; embedding model: m-1 (3 dimensions)",
+    }
+    azure.on("GET", INDEX, reply(described))
+
+    assert await index.index_info() == IndexInfo("m-1", 3)
+
+
+async def test_a_missing_index_has_no_model_yet(index):
+    assert await index.index_info() is None
+
+
+async def test_a_rebuild_deletes_the_index_before_creating_it(azure: FakeAzure, index):
+    azure.on("DELETE", INDEX, lambda request, body: web.Response(status=204))
+    azure.on("PUT", INDEX, lambda request, body: web.json_response(json.loads(body), status=201))
+
+    await index.prepare(IndexInfo("m", 3), rebuild=True)
+
+    assert [(s.method, s.path) for s in azure.seen] == [("DELETE", INDEX), ("PUT", INDEX)]
+
+
+async def test_documents_are_uploaded_with_their_vector_flags_and_hash_and_failures_reported(azure, index):
+    results = [
+        {"key": "a", "status": True, "errorMessage": None, "statusCode": 201},
+        {"key": "b", "status": False, "errorMessage": "Document is too large.", "statusCode": 400},
+    ]
+    azure.on("POST", f"{INDEX}/docs/search.index", reply({"value": results}, 207))
+    documents = [
+        IndexDocument(recipe("a", vegan=True, total_minutes=20), "hash-a", [0.5, 0.5]),
+        IndexDocument(recipe("b"), "hash-b", [1.0, 0.0]),
+    ]
+
+    errors = await index.upsert(documents)
+
+    assert errors == {"b": "Document is too large."}
+    first = azure.requests("POST", f"{INDEX}/docs/search.index")[0].json()["value"][0]
+    assert first == {
+        "@search.action": "mergeOrUpload",
+        "id": "a",
+        "title": "A",
+        "description": "",
         "ingredients": ["rice"],
-        "steps": ["Cook."],
-        "_etag": '"1"',
-        "_ts": 1,
+        "tags": [],
+        "vegetarian": False,
+        "vegan": True,
+        "gluten_free": False,
+        "dairy_free": False,
+        "total_minutes": 20,
+        "content_hash": "hash-a",
+        "embedding": [0.5, 0.5],
     }
 
 
-async def test_recipes_are_point_reads_by_id_in_the_order_asked(azure: FakeAzure):
+async def test_content_hashes_are_read_with_one_filtered_query(azure: FakeAzure, index):
+    azure.on(
+        "POST",
+        f"{INDEX}/docs/search.post.search",
+        reply({"value": [{"id": "a", "content_hash": "h1", "@search.score": 1}]}),
+    )
+
+    assert await index.content_hashes(["a", "b"]) == {"a": "h1"}
+    [sent] = azure.requests("POST", f"{INDEX}/docs/search.post.search")
+    assert sent.json() == {
+        "search": "*",
+        "filter": "search.in(id, 'a,b', ',')",
+        "select": "id,content_hash",
+        "top": 2,
+    }
+
+
+async def test_a_delete_sends_delete_actions(azure: FakeAzure, index):
+    azure.on(
+        "POST",
+        f"{INDEX}/docs/search.index",
+        reply({"value": [{"key": "a", "status": True, "statusCode": 200}]}),
+    )
+
+    await index.delete(["a"])
+
+    assert azure.requests("POST", f"{INDEX}/docs/search.index")[0].json() == {
+        "value": [{"@search.action": "delete", "id": "a"}]
+    }
+
+
+async def test_throttling_is_retryable_after_the_time_the_service_asks(azure: FakeAzure, index):
+    busy = reply({"error": {"message": "Too many requests"}}, 429, **{"Retry-After": "7"})
+    azure.on("POST", f"{INDEX}/docs/search.index", busy)
+    client_without_sdk_retries = AzureSearchIndex(azure.settings(), retry_total=0)
+
+    with pytest.raises(UpstreamError) as raised:
+        await client_without_sdk_retries.upsert([IndexDocument(recipe("a"), "h", [1.0])])
+    await client_without_sdk_retries.close()
+
+    assert (raised.value.retryable, raised.value.retry_after, raised.value.status) == (True, 7.0, 503)
+
+
+# --- Cosmos DB -----------------------------------------------------------------------------------
+
+
+def stored(recipe_id: str, title: str) -> dict:
+    return recipe(recipe_id).model_dump() | {"title": title, "content_hash": "h", "_etag": '"1"', "_ts": 1}
+
+
+async def test_recipes_are_point_reads_by_id_in_the_order_asked(azure: FakeAzure, store):
     catalog = {"apple-pie": stored("apple-pie", "Apple pie"), "aljotta": stored("aljotta", "Aljotta")}
 
-    def document(request: web.Request) -> web.Response:
+    def document(request: web.Request, body: str) -> web.Response:
         recipe_id = request.rel_url.path.rstrip("/").rsplit("/", 1)[-1]
         if recipe_id in catalog:
             return web.json_response(catalog[recipe_id])
         return web.json_response({"code": "NotFound"}, status=404)
 
-    azure.document = document
-    store = CosmosRecipeStore(azure.settings())
+    azure.on("GET", DOCS + "*", document)
 
     recipes = await store.get_many(["aljotta", "gone", "apple-pie"])
-    await store.close()
 
     assert [(r.id, r.title) for r in recipes] == [("aljotta", "Aljotta"), ("apple-pie", "Apple pie")]
-    reads = azure.requests_to("/dbs/recipe-chat/colls/recipes/docs/")
-    assert sorted((path, headers["x-ms-documentdb-partitionkey"]) for _, path, headers, _ in reads) == [
-        ("/dbs/recipe-chat/colls/recipes/docs/aljotta/", '["aljotta"]'),
-        ("/dbs/recipe-chat/colls/recipes/docs/apple-pie/", '["apple-pie"]'),
-        ("/dbs/recipe-chat/colls/recipes/docs/gone/", '["gone"]'),
+    reads = azure.requests("GET", DOCS)
+    assert sorted((s.path, s.headers["x-ms-documentdb-partitionkey"]) for s in reads) == [
+        (DOCS + "aljotta/", '["aljotta"]'),
+        (DOCS + "apple-pie/", '["apple-pie"]'),
+        (DOCS + "gone/", '["gone"]'),
     ]
-    assert all(method == "GET" for method, *_ in reads)
 
 
-async def test_a_store_failure_becomes_a_safe_public_error(azure: FakeAzure):
-    azure.document = lambda _: web.json_response({"code": "Forbidden", "message": "no access"}, status=403)
-    store = CosmosRecipeStore(azure.settings())
+async def test_a_recipe_is_upserted_with_its_content_hash(azure: FakeAzure, store):
+    azure.on("POST", DOCS, lambda request, body: web.json_response(json.loads(body), status=201))
+
+    assert await store.upsert([(recipe("a"), "hash-a")]) == {}
+
+    [sent] = azure.requests("POST", DOCS)
+    assert sent.headers["x-ms-documentdb-is-upsert"] == "True"
+    assert sent.headers["x-ms-documentdb-partitionkey"] == '["a"]'
+    assert sent.json() == recipe("a").model_dump() | {"content_hash": "hash-a"}
+
+
+async def test_content_hashes_come_from_one_query(azure: FakeAzure, store):
+    azure.on("POST", DOCS, reply({"Documents": [{"id": "a", "content_hash": "h1"}], "_count": 1}))
+
+    assert await store.content_hashes(["a", "b"]) == {"a": "h1"}
+    [sent] = azure.requests("POST", DOCS)
+    assert sent.headers["x-ms-documentdb-isquery"] == "true"
+    assert sent.json() == {
+        "query": "SELECT c.id, c.content_hash FROM c WHERE ARRAY_CONTAINS(@ids, c.id)",
+        "parameters": [{"name": "@ids", "value": ["a", "b"]}],
+    }
+
+
+async def test_deleting_a_recipe_that_is_already_gone_succeeds(azure: FakeAzure, store):
+    azure.on("DELETE", DOCS + "*", reply({"code": "NotFound"}, 404))
+
+    await store.delete(["gone"])
+
+    assert [s.path for s in azure.requests("DELETE", DOCS)] == [DOCS + "gone/"]
+
+
+async def test_a_store_failure_becomes_a_safe_public_error(azure: FakeAzure, store):
+    azure.on("GET", DOCS + "*", reply({"code": "Forbidden", "message": "no access"}, 403))
 
     with pytest.raises(UpstreamError) as raised:
         await store.get_many(["aljotta"])
-    await store.close()
 
     assert raised.value.public_message == "The recipe store failed. Please try again."
     assert COSMOS_KEY not in str(raised.value)

@@ -1,21 +1,36 @@
-"""The embedded store and index: one SQLite file with FTS5, vectors and RRF fusion."""
+"""The embedded store and index: one SQLite file with FTS5, vectors, filters and RRF fusion."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 
-from app.providers.sqlite_catalog import SqliteCatalog, keyword_query
+from app.filters import RecipeFilters
+from app.providers import IndexDocument, IndexInfo
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
 from app.ranking import reciprocal_rank_fusion
-from app.recipes import Recipe
-from app.services import open_local_catalog
+from app.recipes import Recipe, read_catalog
+from app.retrieval import Retriever
+from app.services import load_sample_catalog
 from app.settings import Settings
 
 
-def recipe(recipe_id: str, title: str, *ingredients: str) -> Recipe:
-    return Recipe(id=recipe_id, title=title, ingredients=list(ingredients) or ["salt"], steps=["Cook."])
+def recipe(recipe_id: str, title: str, *ingredients: str, **fields) -> Recipe:
+    return Recipe(
+        id=recipe_id, title=title, ingredients=list(ingredients) or ["salt"], steps=["Cook."], **fields
+    )
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> tuple[SqliteRecipeStore, SqliteSearchIndex]:
+    database = SqliteDatabase(tmp_path / "t.sqlite3")
+    return SqliteRecipeStore(database), SqliteSearchIndex(database)
+
+
+async def put(index: SqliteSearchIndex, embedder, *recipes: Recipe) -> None:
+    vectors = await embedder.embed([r.search_text() for r in recipes])
+    await index.upsert([IndexDocument(r, r.content_hash(), v) for r, v in zip(recipes, vectors, strict=True)])
 
 
 def test_rrf_scores_each_id_by_the_sum_of_one_over_k_plus_rank():
@@ -40,15 +55,14 @@ def test_a_keyword_query_of_only_filler_or_fts_syntax_is_safe():
     assert keyword_query('NEAR("a" OR) * -beef') == '"near" OR "beef"'
 
 
-def test_the_first_run_loads_the_whole_shipped_catalog(catalog: SqliteCatalog, settings: Settings):
-    shipped = sum(1 for line in settings.local_catalog_path.read_text(encoding="utf-8").splitlines() if line)
+async def test_the_first_run_loads_the_whole_shipped_catalog(retriever: Retriever, settings: Settings):
+    shipped = list(read_catalog(settings.local_catalog_path))
 
-    assert catalog.count() == shipped
-    assert catalog.get_meta("embedding_model") == "wordllama-l2_supercat-256"
-    assert catalog.get_meta("embedding_dimensions") == "256"
+    assert retriever.store.count() == retriever.index.count() == len(shipped)
+    assert await retriever.index.index_info() == IndexInfo("wordllama-l2_supercat-256", 256)
 
 
-def test_a_second_start_does_not_load_again(catalog: SqliteCatalog, settings: Settings, embedder):
+async def test_a_second_start_does_not_load_again(retriever: Retriever, settings: Settings, embedder):
     class CountingEmbedder:
         model, dimensions, calls = embedder.model, embedder.dimensions, 0
 
@@ -56,62 +70,114 @@ def test_a_second_start_does_not_load_again(catalog: SqliteCatalog, settings: Se
             CountingEmbedder.calls += 1
             return await embedder.embed(texts)
 
-    again = asyncio.run(open_local_catalog(settings, CountingEmbedder()))
+    await load_sample_catalog(settings, Retriever(CountingEmbedder(), retriever.index, retriever.store))
 
-    assert again.count() == catalog.count()
     assert CountingEmbedder.calls == 0
 
 
-async def test_hybrid_search_finds_mushroom_dishes(catalog: SqliteCatalog, embedder):
-    question = "What vegetarian recipes with mushrooms are available?"
-    [vector] = await embedder.embed([question])
+async def test_hybrid_search_finds_mushroom_dishes(retriever: Retriever):
+    found = await retriever.retrieve("What vegetarian recipes with mushrooms are available?", 3)
 
-    hits = await catalog.hybrid_search(question, vector, top=3)
-
-    assert len(hits) == 3
-    assert all("mushroom" in hit.id for hit in hits[:2])
-    assert hits[0].score >= hits[1].score >= hits[2].score
+    assert len(found) == 3
+    assert all("mushroom" in f.recipe.id for f in found[:2])
+    assert found[0].score >= found[1].score >= found[2].score
 
 
-async def test_hybrid_fuses_exactly_the_keyword_and_vector_rankings(catalog: SqliteCatalog, embedder):
+async def test_hybrid_fuses_exactly_the_keyword_and_vector_rankings(retriever: Retriever, embedder):
     question = "oysters"
     [vector] = await embedder.embed([question])
-    expected = reciprocal_rank_fusion([catalog.keyword_ranking(question), catalog.vector_ranking(vector)])
+    index = retriever.index
+    rankings = [index.keyword_ranking(question), index.vector_ranking(vector)]
+    expected = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
 
-    hits = await catalog.hybrid_search(question, vector, top=5)
+    hits = await index.search(question, vector, top=5)
 
     assert [(h.id, h.score) for h in hits] == expected[:5]
 
 
-async def test_recipes_come_back_in_the_order_asked_and_unknown_ids_are_left_out(catalog):
-    recipes = await catalog.get_many(["mushroom-risotto", "no-such-recipe", "apple-pie"])
+async def test_each_retrieval_mode_searches_its_own_way(retriever: Retriever, embedder):
+    question = "something warm with oysters"
+    [vector] = await embedder.embed([question])
+
+    text = await retriever.retrieve(question, 3, mode="text")
+    vectors = await retriever.retrieve(question, 3, mode="vectors")
+
+    assert [(f.recipe.id, f.score) for f in text] == retriever.index.keyword_ranking(question, limit=3)
+    nearest = retriever.index.vector_ranking(vector, limit=3)
+    assert [f.recipe.id for f in vectors] == [i for i, _ in nearest]
+    assert [f.score for f in vectors] == pytest.approx([score for _, score in nearest])
+    assert all("oyster" in " ".join(f.recipe.ingredients).lower() for f in text)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vectors", "text"])
+async def test_filters_apply_inside_the_search_not_after_the_cut(retriever: Retriever, mode):
+    wanted = RecipeFilters(vegetarian=True)
+    unfiltered = await retriever.retrieve("chicken soup", 5, mode=mode)
+    assert not all(wanted.admits(f.recipe) for f in unfiltered)
+
+    found = await retriever.retrieve("chicken soup", 5, mode=mode, filters=wanted)
+
+    # Filtering after the cut would have left fewer than 5.
+    assert len(found) == 5
+    assert all(f.recipe.vegetarian for f in found)
+
+
+async def test_a_time_limit_never_admits_a_recipe_whose_time_is_unknown(local, embedder):
+    _, index = local
+    await put(index, embedder, recipe("quick", "Quick soup", total_minutes=10), recipe("unknown", "Soup"))
+
+    for text, vector in [("soup", None), (None, (await embedder.embed(["soup"]))[0])]:
+        hits = await index.search(text, vector, 5, RecipeFilters(max_total_minutes=60))
+
+        assert [h.id for h in hits] == ["quick"]
+
+
+async def test_recipes_come_back_in_the_order_asked_and_unknown_ids_are_left_out(retriever: Retriever):
+    recipes = await retriever.store.get_many(["mushroom-risotto", "no-such-recipe", "apple-pie"])
 
     assert [r.id for r in recipes] == ["mushroom-risotto", "apple-pie"]
     assert recipes[0].title == "Mushroom risotto"
 
 
-async def test_an_upsert_replaces_the_recipe_in_the_store_and_both_indexes(tmp_path: Path, embedder):
-    catalog = SqliteCatalog(tmp_path / "t.sqlite3")
-    first = recipe("stew", "Beef stew", "beef")
-    catalog.upsert([(first, (await embedder.embed([first.search_text()]))[0])])
-    second = recipe("stew", "Lentil stew", "lentils")
-    catalog.upsert([(second, (await embedder.embed([second.search_text()]))[0])])
+async def test_an_upsert_replaces_the_recipe_in_the_index(local, embedder):
+    _, index = local
+    await put(index, embedder, recipe("stew", "Beef stew", "beef"))
+    await put(index, embedder, recipe("stew", "Lentil stew", "lentils"))
 
-    assert catalog.count() == 1
-    assert catalog.keyword_ranking("beef") == []
-    assert catalog.keyword_ranking("lentils") == ["stew"]
-    assert [r.title for r in await catalog.get_many(["stew"])] == ["Lentil stew"]
+    assert index.count() == 1
+    assert index.keyword_ranking("beef") == []
+    assert [i for i, _ in index.keyword_ranking("lentils")] == ["stew"]
 
 
-def test_a_failed_upsert_changes_nothing(tmp_path: Path):
-    catalog = SqliteCatalog(tmp_path / "t.sqlite3")
+async def test_a_search_sees_what_another_process_indexed(tmp_path: Path, embedder):
+    # The index command runs beside the app: the app's cached vectors must not go stale.
+    app_index = SqliteSearchIndex(SqliteDatabase(tmp_path / "t.sqlite3"))
+    assert await app_index.search(None, [1.0] * 256, 5) == []
 
-    def rows():
-        yield recipe("ok", "Fine"), [1.0, 0.0]
-        raise RuntimeError("the embedding of the second recipe failed")
+    await put(SqliteSearchIndex(SqliteDatabase(tmp_path / "t.sqlite3")), embedder, recipe("new", "New soup"))
 
-    with pytest.raises(RuntimeError):
-        catalog.upsert(rows())
+    assert [h.id for h in await app_index.search(None, (await embedder.embed(["soup"]))[0], 5)] == ["new"]
 
-    assert catalog.count() == 0
-    assert catalog.keyword_ranking("fine") == []
+
+async def test_a_failed_write_changes_nothing(local):
+    _, index = local
+    broken = IndexDocument(recipe("bad", "Bad"), "h", ["not a number"])  # fails after the first insert
+
+    with pytest.raises(ValueError):
+        await index.upsert([IndexDocument(recipe("ok", "Fine"), "h", [1.0, 0.0]), broken])
+
+    assert index.count() == 0
+    assert index.keyword_ranking("fine") == []
+
+
+def test_an_older_file_layout_is_recreated(tmp_path: Path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    sqlite3.connect(path).executescript(
+        "CREATE TABLE recipes (id TEXT, doc TEXT, content_hash TEXT, embedding BLOB)"
+    )
+
+    store = SqliteRecipeStore(SqliteDatabase(path))
+
+    assert store.count() == 0

@@ -11,7 +11,7 @@ from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.llama_cpp_llm import LlamaCppChatModel
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder
-from app.providers.sqlite_catalog import SqliteCatalog
+from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.services import build_services
 from app.settings import Settings
@@ -31,8 +31,8 @@ async def test_with_no_settings_everything_is_embedded(no_env, tmp_path: Path):
     assert isinstance(services.llm, LlamaCppChatModel)
     assert services.llm.model_path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert isinstance(services.retriever.embedder, WordLlamaEmbedder)
-    assert isinstance(services.retriever.index, SqliteCatalog)
-    assert services.retriever.store is services.retriever.index
+    assert isinstance(services.retriever.index, SqliteSearchIndex)
+    assert isinstance(services.retriever.store, SqliteRecipeStore)
 
 
 async def test_an_openai_compatible_server_takes_the_llm_and_keeps_local_embeddings(no_env, tmp_path):

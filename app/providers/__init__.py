@@ -7,10 +7,12 @@ deployment never loads the local model and a local run never imports the Azure S
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
+from app.filters import NO_FILTERS, RecipeFilters
 from app.recipes import Recipe
 
 
@@ -36,6 +38,45 @@ class ChatModel(Protocol):
         """
         ...
 
+    async def stream(
+        self,
+        messages: Sequence[ChatTurn],
+        *,
+        max_tokens: int,
+        temperature: float | None = None,
+    ) -> ChatStream:
+        """The model's reply as it is written. Returns as soon as the provider has taken the
+        request, so that a refusal (the content filter, throttling) is raised here, before a
+        response has been committed to; failures after that are raised while iterating."""
+        ...
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int
+    completion_tokens: int
+    total_tokens: int
+
+
+class ChatStream:
+    """A reply being written: iterate it once for the text, piece by piece. After the last
+    piece, `usage` holds the token counts if the provider reported them."""
+
+    def __init__(self, parts: AsyncGenerator[str | Usage, None], model: str) -> None:
+        self.model = model
+        self.usage: Usage | None = None
+        self._parts = parts
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        # Leaving the loop early (the client went away) closes the provider's generator too,
+        # so that the model stops writing for nobody and frees its connection or its lock.
+        async with contextlib.aclosing(self._parts):
+            async for part in self._parts:
+                if isinstance(part, Usage):
+                    self.usage = part
+                elif part:
+                    yield part
+
 
 class Embedder(Protocol):
     model: str
@@ -50,10 +91,50 @@ class SearchHit:
     score: float
 
 
+@dataclass(frozen=True)
+class IndexInfo:
+    """What built an index's vectors: searching it with another model gives wrong results."""
+
+    embedding_model: str
+    dimensions: int
+
+
+@dataclass(frozen=True)
+class IndexDocument:
+    recipe: Recipe
+    content_hash: str
+    vector: Sequence[float]
+
+
 class SearchIndex(Protocol):
-    async def hybrid_search(self, text: str, vector: Sequence[float], top: int) -> list[SearchHit]:
-        """The best `top` recipes for both the words and the vector, fused by RRF."""
+    async def search(
+        self,
+        text: str | None,
+        vector: Sequence[float] | None,
+        top: int,
+        filters: RecipeFilters = NO_FILTERS,
+    ) -> list[SearchHit]:
+        """Keyword search with only `text`, vector search with only `vector`, and both fused
+        by RRF (k=60) with both; `filters` apply before the top results are cut."""
         ...
+
+    async def index_info(self) -> IndexInfo | None:
+        """The embedding model that built the index; None for an index not created yet."""
+        ...
+
+    async def prepare(self, info: IndexInfo, *, rebuild: bool = False) -> None:
+        """Create the index for `info`, or update its definition; `rebuild` empties it first."""
+        ...
+
+    async def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        """The content hash each of these recipes was indexed with; absent ids are left out."""
+        ...
+
+    async def upsert(self, documents: Sequence[IndexDocument]) -> dict[str, str]:
+        """Add or replace documents; returns an error message for each id that failed."""
+        ...
+
+    async def delete(self, ids: Sequence[str]) -> None: ...
 
 
 class RecipeStore(Protocol):
@@ -61,13 +142,66 @@ class RecipeStore(Protocol):
         """The recipes with these ids, in the order asked; ids not found are left out."""
         ...
 
+    async def content_hashes(self, ids: Sequence[str]) -> dict[str, str]: ...
+
+    async def upsert(self, recipes: Sequence[tuple[Recipe, str]]) -> dict[str, str]:
+        """Add or replace (recipe, content hash) pairs; returns an error message per failed id."""
+        ...
+
+    async def delete(self, ids: Sequence[str]) -> None: ...
+
 
 class UpstreamError(Exception):
-    """A provider failed. `public_message` is safe to show; the cause is only logged."""
+    """A provider failed. `public_message` is safe to show; the cause is only logged.
 
-    status = 502
+    `retryable` marks throttling and transient faults, worth another try after `retry_after`
+    seconds when the service said how long to wait."""
 
-    def __init__(self, public_message: str, *, status: int = 502) -> None:
+    code: str | None = None
+
+    def __init__(
+        self,
+        public_message: str,
+        *,
+        status: int = 502,
+        retryable: bool = False,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(public_message)
         self.public_message = public_message
         self.status = status
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+CONTENT_FILTERED = "Your message contains content that was flagged by the content filter."
+
+
+class ContentFilteredError(UpstreamError):
+    """The provider's content filter refused the text (Azure OpenAI answers 400 with the code
+    `content_filter`). The caller's input caused it, so it is a 400, not a 502."""
+
+    def __init__(self, public_message: str = CONTENT_FILTERED) -> None:
+        super().__init__(public_message, status=400)
+
+
+def retry_after_seconds(header: str | None) -> float | None:
+    """A `Retry-After` header's delay in seconds (services here send seconds, not dates)."""
+    try:
+        return max(0.0, float(header)) if header else None
+    except ValueError:
+        return None
+
+
+class IndexIncompatibleError(UpstreamError):
+    """The index was built by another embedding model than the one configured."""
+
+    code = "index_incompatible"
+
+    def __init__(self, built: IndexInfo, configured: IndexInfo) -> None:
+        super().__init__(
+            f"The search index was built with {built.embedding_model} ({built.dimensions} dimensions) "
+            f"but the app embeds with {configured.embedding_model} ({configured.dimensions} dimensions). "
+            "Rebuild the index with the configured model (index command with --force).",
+            status=409,
+        )

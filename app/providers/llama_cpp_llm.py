@@ -7,19 +7,23 @@ That package is an `llm` plugin; only its data file is used, found without impor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import logging
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from app.providers import ChatTurn, UpstreamError
+from app.providers import ChatStream, ChatTurn, UpstreamError
 
 log = logging.getLogger(__name__)
 
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+FAILED = "The local language model failed. Please try again."
+# Ends the queue between the generating thread and the event loop.
+DONE = object()
 
 
 def bundled_model_path() -> Path:
@@ -69,9 +73,72 @@ class LlamaCppChatModel:
             result = await asyncio.to_thread(self._run, kwargs)
         except Exception as error:  # llama.cpp raises plain ValueErrors and RuntimeErrors
             log.warning("local LLM failed: %s: %s", type(error).__name__, error)
-            raise UpstreamError("The local language model failed. Please try again.") from error
+            raise UpstreamError(FAILED) from error
         return result["choices"][0]["message"]["content"] or ""
 
     def _run(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         with self._lock:
             return self._llama.create_chat_completion(**kwargs)  # type: ignore[return-value]
+
+    async def stream(
+        self,
+        messages: Sequence[ChatTurn],
+        *,
+        max_tokens: int,
+        temperature: float | None = None,
+    ) -> ChatStream:
+        kwargs: dict[str, Any] = {
+            "messages": list(messages),
+            "max_tokens": max_tokens,
+            "temperature": self._temperature if temperature is None else temperature,
+            "stream": True,
+        }
+        # The model runs in this process: there is no request to be refused up front, so the
+        # generation starts when the stream is first read.
+        return ChatStream(self._generate(kwargs), self.model_path.name)
+
+    async def _generate(self, kwargs: dict[str, Any]) -> AsyncGenerator[str, None]:
+        """Generation runs in a worker thread, holding the model's lock from the first token
+        to the last; each piece crosses to the event loop through a queue, so the loop is
+        never blocked. Closing this generator early tells the thread to stop."""
+        loop = asyncio.get_running_loop()
+        pieces: asyncio.Queue[Any] = asyncio.Queue()
+        stop = threading.Event()
+
+        def hand_over(item: object) -> None:
+            # The loop may be gone (its request abandoned and the process shutting down).
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(pieces.put_nowait, item)
+
+        def produce() -> None:
+            try:
+                with self._lock:
+                    for piece in self._pieces(kwargs, stop):
+                        hand_over(piece)
+            except Exception as error:  # llama.cpp raises plain ValueErrors and RuntimeErrors
+                hand_over(error)
+            finally:
+                hand_over(DONE)
+
+        # Not awaited: when a client goes away, the thread ends by itself at its next piece.
+        loop.run_in_executor(None, produce)
+        try:
+            while (item := await pieces.get()) is not DONE:
+                if isinstance(item, Exception):
+                    log.warning("local LLM failed: %s: %s", type(item).__name__, item)
+                    raise UpstreamError(FAILED) from item
+                yield item
+        finally:
+            stop.set()
+
+    def _pieces(self, kwargs: dict[str, Any], stop: threading.Event) -> Iterator[str]:
+        chunks = self._llama.create_chat_completion(**kwargs)
+        try:
+            for chunk in chunks:  # type: ignore[union-attr]
+                if stop.is_set():
+                    return
+                content = chunk["choices"][0]["delta"].get("content")
+                if content:
+                    yield content
+        finally:
+            chunks.close()  # type: ignore[union-attr]

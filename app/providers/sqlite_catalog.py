@@ -1,36 +1,48 @@
 """The embedded recipe store and search index: one SQLite file.
 
-Recipes are stored as JSON, keywords in an FTS5 table ranked by BM25, and vectors as float32
-blobs searched exhaustively with NumPy (a few thousand recipes fit in a few MB, and a brute
-force dot product over them takes well under a millisecond). The two rankings are fused with
-RRF (k=60), as Azure AI Search fuses a hybrid query, so both back ends rank alike.
+The store keeps each recipe as JSON. The index keeps keywords in an FTS5 table ranked by
+BM25, and vectors as float32 blobs searched exhaustively with NumPy (ten thousand recipes
+fit in 10 MB, and a dot product over them takes well under a millisecond). The two rankings
+are fused with RRF (k=60), as Azure AI Search fuses a hybrid query, so both back ends rank
+alike. Store and index are separate tables written separately, like Cosmos DB and AI Search,
+so that the indexing pipeline behaves the same on both.
 """
 
 from __future__ import annotations
 
-import hashlib
+import logging
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from app.providers import SearchHit
+from app.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
+from app.providers import IndexDocument, IndexInfo, SearchHit
 from app.ranking import reciprocal_rank_fusion
 from app.recipes import Recipe
 from app.text import content_words
 
+log = logging.getLogger(__name__)
+
 # How many candidates each side contributes before fusion, as Azure AI Search does with 50.
 CANDIDATES = 50
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS recipes (
+CREATE TABLE IF NOT EXISTS recipes (id TEXT PRIMARY KEY, doc TEXT NOT NULL, content_hash TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS search_docs (
     id TEXT PRIMARY KEY,
-    doc TEXT NOT NULL,
     content_hash TEXT NOT NULL,
-    embedding BLOB NOT NULL
+    embedding BLOB NOT NULL,
+    vegetarian INTEGER NOT NULL,
+    vegan INTEGER NOT NULL,
+    gluten_free INTEGER NOT NULL,
+    dairy_free INTEGER NOT NULL,
+    total_minutes INTEGER
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS recipes_fts USING fts5(
     id UNINDEXED, title, description, ingredients, tags,
@@ -42,55 +54,178 @@ CREATE VIRTUAL TABLE IF NOT EXISTS recipes_fts USING fts5(
 BM25_WEIGHTS = "0.0, 6.0, 1.0, 2.0, 3.0"
 
 
-def content_hash(recipe: Recipe) -> str:
-    return hashlib.sha256(recipe.model_dump_json().encode()).hexdigest()
-
-
 def keyword_query(text: str) -> str | None:
     """An FTS5 query that matches any meaningful word of `text`, each quoted as a literal."""
     return " OR ".join(f'"{w}"' for w in content_words(text)) or None
 
 
-class SqliteCatalog:
-    """Both the `RecipeStore` and the `SearchIndex` of the embedded default."""
+def filter_condition(filters: RecipeFilters) -> tuple[str, list[object]]:
+    """`filters` as a SQL condition on `search_docs` (aliased `d`), with its parameters."""
+    clauses = [f"d.{flag} = ?" for flag in filters.diet()]
+    params: list[object] = [int(wanted) for wanted in filters.diet().values()]
+    if filters.max_total_minutes is not None:
+        clauses.append("d.total_minutes <= ?")
+        params.append(filters.max_total_minutes)
+    return " AND ".join(clauses) or "1", params
+
+
+class SqliteDatabase:
+    """The one connection that the store and the index share, and its metadata."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         # One connection, used only from the event loop's thread: every query is short.
-        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
-        self._ids: list[str] = []
-        self._matrix: np.ndarray | None = None
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self._migrate(path)
+        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _migrate(self, path: Path) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
+        if tables and version != SCHEMA_VERSION:
+            # Only a pre-release layout exists; its recipes reload from the catalog on start.
+            log.warning("%s has an older layout; recreating it", path)
+            self.db.executescript(
+                "DROP TABLE IF EXISTS recipes_fts; DROP TABLE IF EXISTS search_docs;"
+                " DROP TABLE IF EXISTS recipes; DROP TABLE IF EXISTS meta;"
+            )
 
     def close(self) -> None:
-        self._db.close()
-
-    # -- metadata -------------------------------------------------------------------------
+        self.db.close()
 
     def get_meta(self, key: str) -> str | None:
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, key: str, value: str) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def hashes(self, table: str, ids: Sequence[str]) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for start in range(0, len(ids), 500):  # SQLite caps the parameters of one statement
+            chunk = list(ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self.db.execute(f"SELECT id, content_hash FROM {table} WHERE id IN ({marks})", chunk)
+            found.update(dict(rows.fetchall()))
+        return found
+
+
+class SqliteRecipeStore:
+    def __init__(self, database: SqliteDatabase) -> None:
+        self._database = database
+        self._db = database.db
 
     def count(self) -> int:
         return self._db.execute("SELECT count(*) FROM recipes").fetchone()[0]
 
+    async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self._db.execute(f"SELECT id, doc FROM recipes WHERE id IN ({marks})", list(ids))
+        found = {row[0]: Recipe.model_validate_json(row[1]) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    async def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        return self._database.hashes("recipes", ids)
+
+    async def upsert(self, recipes: Sequence[tuple[Recipe, str]]) -> dict[str, str]:
+        with self._database.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO recipes (id, doc, content_hash) VALUES (?, ?, ?)",
+                [(recipe.id, recipe.model_dump_json(), digest) for recipe, digest in recipes],
+            )
+        return {}
+
+    async def delete(self, ids: Sequence[str]) -> None:
+        with self._database.transaction() as db:
+            db.executemany("DELETE FROM recipes WHERE id = ?", [(i,) for i in ids])
+
+
+@dataclass
+class _VectorTable:
+    """The index's vectors and filterable fields in memory, rebuilt after any write."""
+
+    ids: list[str]
+    matrix: np.ndarray
+    diet: dict[str, np.ndarray]
+    total_minutes: np.ndarray
+
+    def mask(self, filters: RecipeFilters) -> np.ndarray:
+        keep = np.ones(len(self.ids), dtype=bool)
+        for flag, wanted in filters.diet().items():
+            keep &= self.diet[flag] == wanted
+        if filters.max_total_minutes is not None:
+            # NaN (time not given) compares false, so unknown times never pass a limit.
+            keep &= self.total_minutes <= filters.max_total_minutes
+        return keep
+
+
+class SqliteSearchIndex:
+    def __init__(self, database: SqliteDatabase) -> None:
+        self._database = database
+        self._db = database.db
+        self._table: _VectorTable | None = None
+        self._table_version: tuple[int, int] | None = None
+        self._writes = 0
+
+    def count(self) -> int:
+        return self._db.execute("SELECT count(*) FROM search_docs").fetchone()[0]
+
+    # -- definition -----------------------------------------------------------------------
+
+    async def index_info(self) -> IndexInfo | None:
+        model = self._database.get_meta("embedding_model")
+        dimensions = self._database.get_meta("embedding_dimensions")
+        return IndexInfo(model, int(dimensions)) if model and dimensions else None
+
+    async def prepare(self, info: IndexInfo, *, rebuild: bool = False) -> None:
+        with self._database.transaction() as db:
+            if rebuild:
+                db.execute("DELETE FROM search_docs")
+                db.execute("DELETE FROM recipes_fts")
+            self._database.set_meta("embedding_model", info.embedding_model)
+            self._database.set_meta("embedding_dimensions", str(info.dimensions))
+        self._writes += 1
+
     # -- writing --------------------------------------------------------------------------
 
-    def upsert(self, recipes: Iterable[tuple[Recipe, Sequence[float]]]) -> None:
-        """Store recipes with their embeddings; the store and the index change together."""
-        with self._transaction():
-            for recipe, vector in recipes:
-                unit = _unit(np.asarray(vector, dtype=np.float32))
-                self._db.execute(
-                    "INSERT OR REPLACE INTO recipes (id, doc, content_hash, embedding) VALUES (?, ?, ?, ?)",
-                    (recipe.id, recipe.model_dump_json(), content_hash(recipe), unit.tobytes()),
+    async def content_hashes(self, ids: Sequence[str]) -> dict[str, str]:
+        return self._database.hashes("search_docs", ids)
+
+    async def upsert(self, documents: Sequence[IndexDocument]) -> dict[str, str]:
+        with self._database.transaction() as db:
+            for doc in documents:
+                recipe = doc.recipe
+                unit = _unit(np.asarray(doc.vector, dtype=np.float32))
+                db.execute(
+                    "INSERT OR REPLACE INTO search_docs (id, content_hash, embedding, vegetarian, vegan,"
+                    " gluten_free, dairy_free, total_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        recipe.id,
+                        doc.content_hash,
+                        unit.tobytes(),
+                        recipe.vegetarian,
+                        recipe.vegan,
+                        recipe.gluten_free,
+                        recipe.dairy_free,
+                        recipe.total_minutes,
+                    ),
                 )
-                self._db.execute("DELETE FROM recipes_fts WHERE id = ?", (recipe.id,))
-                self._db.execute(
+                db.execute("DELETE FROM recipes_fts WHERE id = ?", (recipe.id,))
+                db.execute(
                     "INSERT INTO recipes_fts (id, title, description, ingredients, tags)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (
@@ -101,62 +236,89 @@ class SqliteCatalog:
                         " ".join([*recipe.tags, *recipe.diet_labels]),
                     ),
                 )
-        self._matrix = None
+        self._writes += 1
+        return {}
 
-    @contextmanager
-    def _transaction(self) -> Iterator[None]:
-        self._db.execute("BEGIN")
-        try:
-            yield
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
-        self._db.execute("COMMIT")
+    async def delete(self, ids: Sequence[str]) -> None:
+        with self._database.transaction() as db:
+            db.executemany("DELETE FROM search_docs WHERE id = ?", [(i,) for i in ids])
+            db.executemany("DELETE FROM recipes_fts WHERE id = ?", [(i,) for i in ids])
+        self._writes += 1
 
-    # -- RecipeStore ----------------------------------------------------------------------
+    # -- searching ------------------------------------------------------------------------
 
-    async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        rows = self._db.execute(f"SELECT id, doc FROM recipes WHERE id IN ({marks})", list(ids))
-        found = {row[0]: Recipe.model_validate_json(row[1]) for row in rows}
-        return [found[i] for i in ids if i in found]
+    async def search(
+        self,
+        text: str | None,
+        vector: Sequence[float] | None,
+        top: int,
+        filters: RecipeFilters = NO_FILTERS,
+    ) -> list[SearchHit]:
+        if text is not None and vector is not None:
+            rankings = [self.keyword_ranking(text, filters), self.vector_ranking(vector, filters)]
+            fused = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
+            return [SearchHit(i, score) for i, score in fused[:top]]
+        if text is not None:
+            return [SearchHit(i, score) for i, score in self.keyword_ranking(text, filters, top)]
+        if vector is not None:
+            return [SearchHit(i, score) for i, score in self.vector_ranking(vector, filters, top)]
+        return []
 
-    # -- SearchIndex ----------------------------------------------------------------------
-
-    async def hybrid_search(self, text: str, vector: Sequence[float], top: int) -> list[SearchHit]:
-        fused = reciprocal_rank_fusion([self.keyword_ranking(text), self.vector_ranking(vector)])
-        return [SearchHit(id=i, score=score) for i, score in fused[:top]]
-
-    def keyword_ranking(self, text: str, limit: int = CANDIDATES) -> list[str]:
+    def keyword_ranking(
+        self, text: str, filters: RecipeFilters = NO_FILTERS, limit: int = CANDIDATES
+    ) -> list[tuple[str, float]]:
+        """Ids and BM25 scores (higher is better) of the recipes matching any word of `text`."""
         query = keyword_query(text)
         if query is None:
             return []
+        condition, params = filter_condition(filters)
         rows = self._db.execute(
-            f"SELECT id FROM recipes_fts WHERE recipes_fts MATCH ?"
-            f" ORDER BY bm25(recipes_fts, {BM25_WEIGHTS}) LIMIT ?",
-            (query, limit),
+            f"SELECT f.id, -bm25(recipes_fts, {BM25_WEIGHTS}) AS score"
+            " FROM recipes_fts f JOIN search_docs d ON d.id = f.id"
+            f" WHERE recipes_fts MATCH ? AND {condition} ORDER BY score DESC LIMIT ?",
+            [query, *params, limit],
         )
-        return [row[0] for row in rows]
+        return [(row[0], row[1]) for row in rows]
 
-    def vector_ranking(self, vector: Sequence[float], limit: int = CANDIDATES) -> list[str]:
-        ids, matrix = self._vectors()
-        if not ids:
+    def vector_ranking(
+        self, vector: Sequence[float], filters: RecipeFilters = NO_FILTERS, limit: int = CANDIDATES
+    ) -> list[tuple[str, float]]:
+        """Ids and cosine similarities of the nearest recipes that pass `filters`."""
+        table = self._vectors()
+        if not table.ids:
             return []
-        scores = matrix @ _unit(np.asarray(vector, dtype=np.float32))
-        n = min(limit, len(ids))
+        scores = table.matrix @ _unit(np.asarray(vector, dtype=np.float32))
+        if not filters.is_empty():
+            scores = np.where(table.mask(filters), scores, -np.inf)
+        n = min(limit, int(np.isfinite(scores).sum()))
+        if n == 0:
+            return []
         best = np.argpartition(-scores, n - 1)[:n]
         best = best[np.argsort(-scores[best], kind="stable")]
-        return [ids[i] for i in best]
+        return [(table.ids[i], float(scores[i])) for i in best]
 
-    def _vectors(self) -> tuple[list[str], np.ndarray]:
-        if self._matrix is None:
-            rows = self._db.execute("SELECT id, embedding FROM recipes ORDER BY id").fetchall()
-            self._ids = [row[0] for row in rows]
+    def _vectors(self) -> _VectorTable:
+        # data_version moves when another connection (the index command) commits.
+        version = (self._writes, self._db.execute("PRAGMA data_version").fetchone()[0])
+        if self._table is None or self._table_version != version:
+            rows = self._db.execute(
+                "SELECT id, embedding, vegetarian, vegan, gluten_free, dairy_free, total_minutes"
+                " FROM search_docs ORDER BY id"
+            ).fetchall()
             vectors = [np.frombuffer(row[1], dtype=np.float32) for row in rows]
-            self._matrix = np.vstack(vectors) if vectors else np.zeros((0, 0), np.float32)
-        return self._ids, self._matrix
+            self._table = _VectorTable(
+                ids=[row[0] for row in rows],
+                matrix=np.vstack(vectors) if vectors else np.zeros((0, 0), np.float32),
+                diet={
+                    flag: np.array([bool(row[2 + n]) for row in rows], dtype=bool)
+                    for n, flag in enumerate(DIET_FLAGS)
+                },
+                total_minutes=np.array(
+                    [np.nan if row[6] is None else row[6] for row in rows], dtype=np.float64
+                ),
+            )
+            self._table_version = version
+        return self._table
 
 
 def _unit(vector: np.ndarray) -> np.ndarray:

@@ -1,0 +1,268 @@
+"""The indexing pipeline: recipes in, validated, embedded, stored and indexed, per recipe.
+
+Modelled on the DIAL RAG API's indexing step. Each recipe gets its own result, so one bad
+recipe never stops the others. The store is written before the index; a recipe whose index
+write fails is reported as such, and since its index entry then lacks the new content hash,
+the next run indexes it again rather than skipping it as unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from app.api_models import describe_errors
+from app.providers import (
+    Embedder,
+    IndexDocument,
+    IndexIncompatibleError,
+    IndexInfo,
+    RecipeStore,
+    SearchIndex,
+    UpstreamError,
+)
+from app.recipes import Recipe
+from app.retry import Sleep, with_retries
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Status = Literal["indexed", "unchanged", "valid", "deleted", "failed"]
+
+
+class IndexingError(BaseModel):
+    message: str
+    type: str
+
+
+class RecipeResult(BaseModel):
+    status: Status
+    errors: list[IndexingError] = []
+
+
+class IndexingReport(BaseModel):
+    indexing_result: dict[str, RecipeResult] = {}
+    indexed: int = 0
+    unchanged: int = 0
+    valid: int = 0
+    deleted: int = 0
+    failed: int = 0
+
+    def record(self, key: str, status: Status, error: IndexingError | None = None) -> None:
+        self.indexing_result[key] = RecipeResult(status=status, errors=[error] if error else [])
+
+    def count(self) -> None:
+        counts = {status: 0 for status in ("indexed", "unchanged", "valid", "deleted", "failed")}
+        for result in self.indexing_result.values():
+            counts[result.status] += 1
+        for status, n in counts.items():
+            setattr(self, status, n)
+
+
+@dataclass(frozen=True)
+class IndexingOptions:
+    # Index even recipes whose content hash is unchanged.
+    force_indexing: bool = False
+    # False only validates and compares: nothing is embedded or written. With
+    # `force_indexing`, an index built by another embedding model is rebuilt.
+    allow_indexing: bool = True
+    batch_size: int = 32
+    concurrency: int = 4
+    attempts: int = 5
+
+
+@dataclass(frozen=True)
+class InvalidItem:
+    """An input line that is not JSON: reported, never silently dropped."""
+
+    message: str
+
+
+Item = tuple[str, Any]  # a label for the report ("line 3") and the parsed JSON or an InvalidItem
+
+
+def read_items(text: str, *, json_lines: bool) -> tuple[list[Item], dict[str, Any]]:
+    """Recipes from JSON (a recipe, a list, or `{"recipes": [...], <options>}`) or from JSON
+    Lines (one recipe per line), and the options given beside `recipes`."""
+    if json_lines:
+        items: list[Item] = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    items.append((f"line {n}", json.loads(line)))
+                except ValueError as failure:
+                    items.append((f"line {n}", InvalidItem(f"not valid JSON: {failure}")))
+        return items, {}
+    data = json.loads(text)
+    options: dict[str, Any] = {}
+    if isinstance(data, dict) and "recipes" in data:
+        options = {k: v for k, v in data.items() if k != "recipes"}
+        data = data["recipes"]
+    elif isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise ValueError('expected a recipe, a list of recipes or {"recipes": [...]}')
+    return [(f"item {n}", item) for n, item in enumerate(data, start=1)], options
+
+
+def error(message: str, kind: str) -> IndexingError:
+    return IndexingError(message=message, type=kind)
+
+
+def upstream_message(failure: Exception) -> str:
+    if isinstance(failure, UpstreamError):
+        return failure.public_message
+    log.error("indexing step failed", exc_info=failure)
+    return "An unexpected failure; the details are in the log."
+
+
+@dataclass
+class Indexer:
+    embedder: Embedder
+    store: RecipeStore
+    index: SearchIndex
+    sleep: Sleep = asyncio.sleep
+    progress: Callable[[int], None] = field(default=lambda n: None)
+
+    async def run(
+        self, items: Iterable[Item], options: IndexingOptions = IndexingOptions()
+    ) -> IndexingReport:
+        report = IndexingReport()
+        recipes = self._validate(items, report)
+        if not recipes:
+            report.count()
+            return report
+        changed = await self._changed(recipes, options, report)
+        if not options.allow_indexing:
+            for recipe in changed:
+                report.record(recipe.id, "valid")
+        elif changed:
+            await self._prepare(options)
+            batches = [
+                changed[i : i + options.batch_size] for i in range(0, len(changed), options.batch_size)
+            ]
+            limit = asyncio.Semaphore(options.concurrency)
+
+            async def run_batch(batch: list[Recipe]) -> None:
+                async with limit:
+                    await self._index_batch(batch, options, report)
+                self.progress(len(batch))
+
+            await asyncio.gather(*(run_batch(batch) for batch in batches))
+        report.count()
+        return report
+
+    async def delete(self, ids: Sequence[str]) -> IndexingReport:
+        """Remove recipes from the index first, so that search stops finding them, then the store."""
+        report = IndexingReport()
+        try:
+            await self._retrying(lambda: self.index.delete(ids), IndexingOptions())
+            await self._retrying(lambda: self.store.delete(ids), IndexingOptions())
+        except UpstreamError as failure:
+            for recipe_id in ids:
+                report.record(recipe_id, "failed", error(upstream_message(failure), "delete_error"))
+        else:
+            for recipe_id in ids:
+                report.record(recipe_id, "deleted")
+        report.count()
+        return report
+
+    async def _retrying(self, call: Callable[[], Awaitable[T]], options: IndexingOptions) -> T:
+        return await with_retries(call, attempts=options.attempts, sleep=self.sleep)
+
+    def _validate(self, items: Iterable[Item], report: IndexingReport) -> list[Recipe]:
+        recipes: dict[str, Recipe] = {}
+        for label, data in items:
+            if isinstance(data, InvalidItem):
+                report.record(label, "failed", error(data.message, "invalid_json"))
+                continue
+            key = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else label
+            try:
+                recipe = Recipe.model_validate(data)
+            except ValidationError as failure:
+                report.record(key, "failed", error(describe_errors(failure), "validation_error"))
+                continue
+            if recipe.id in recipes:
+                report.record(
+                    f"{recipe.id} ({label})", "failed", error("the same id came earlier", "duplicate_id")
+                )
+                continue
+            recipes[recipe.id] = recipe
+        return list(recipes.values())
+
+    async def _changed(
+        self, recipes: list[Recipe], options: IndexingOptions, report: IndexingReport
+    ) -> list[Recipe]:
+        """The recipes to index; the others are recorded as unchanged."""
+        if options.force_indexing:
+            return recipes
+        ids = [r.id for r in recipes]
+        stored = await self._retrying(lambda: self.store.content_hashes(ids), options)
+        indexed = await self._retrying(lambda: self.index.content_hashes(ids), options)
+        changed = []
+        for recipe in recipes:
+            digest = recipe.content_hash()
+            if stored.get(recipe.id) == digest == indexed.get(recipe.id):
+                report.record(recipe.id, "unchanged")
+            else:
+                changed.append(recipe)
+        self.progress(len(recipes) - len(changed))
+        return changed
+
+    async def _prepare(self, options: IndexingOptions) -> None:
+        """Create or update the index for the configured embedding model. An index built by
+        another model is never mixed with new vectors: it is refused, or rebuilt when forced."""
+        [probe] = await self._retrying(lambda: self.embedder.embed(["dimensions probe"]), options)
+        configured = IndexInfo(self.embedder.model, len(probe))
+        built = await self.index.index_info()
+        rebuild = built is not None and built != configured
+        if built is not None and rebuild:
+            if not options.force_indexing:
+                raise IndexIncompatibleError(built, configured)
+            log.warning("rebuilding the search index, built with %s, for %s", built, configured)
+        await self.index.prepare(configured, rebuild=rebuild)
+
+    async def _index_batch(
+        self, batch: list[Recipe], options: IndexingOptions, report: IndexingReport
+    ) -> None:
+        try:
+            texts = [r.search_text() for r in batch]
+            vectors = await self._retrying(lambda: self.embedder.embed(texts), options)
+        except Exception as failure:
+            for recipe in batch:
+                report.record(recipe.id, "failed", error(upstream_message(failure), "embedding_error"))
+            return
+        pairs = [(recipe, recipe.content_hash()) for recipe in batch]
+        try:
+            store_errors = await self._retrying(lambda: self.store.upsert(pairs), options)
+        except Exception as failure:
+            store_errors = {recipe.id: upstream_message(failure) for recipe in batch}
+        documents = [
+            IndexDocument(recipe, digest, vector)
+            for (recipe, digest), vector in zip(pairs, vectors, strict=True)
+            if recipe.id not in store_errors
+        ]
+        try:
+            index_errors = (
+                await self._retrying(lambda: self.index.upsert(documents), options) if documents else {}
+            )
+        except Exception as failure:
+            index_errors = {doc.recipe.id: upstream_message(failure) for doc in documents}
+        for recipe in batch:
+            if recipe.id in store_errors:
+                report.record(recipe.id, "failed", error(store_errors[recipe.id], "store_error"))
+            elif recipe.id in index_errors:
+                message = (
+                    f"{index_errors[recipe.id]} The recipe is saved in the store but not in the search "
+                    "index yet; index it again to repair this."
+                )
+                report.record(recipe.id, "failed", error(message, "index_error"))
+            else:
+                report.record(recipe.id, "indexed")
