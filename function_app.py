@@ -10,7 +10,7 @@ from __future__ import annotations
 import azure.functions as func
 from azurefunctions.extensions.http.fastapi import Request, Response
 
-from app import answerer, query_rewriter, recipe_api
+from app import answerer, chat_protocol, cited_answerer, query_rewriter, recipe_api
 from app.api_models import (
     ChatRequest,
     ChatResponse,
@@ -19,6 +19,7 @@ from app.api_models import (
     RetrieveRequest,
     RetrieveResponse,
 )
+from app.chat_body import read_chat_body
 from app.http_api import api_endpoint, json_endpoint
 from app.indexing import IndexingReport
 from app.recipes import Recipe
@@ -42,12 +43,22 @@ async def chat_reformulate(req: Request) -> Response:
 
 @app.route(route="chat", methods=[func.HttpMethod.POST])
 async def chat(req: Request) -> Response:
-    async def run(body: ChatRequest, services: Services) -> ChatResponse:
-        return await answerer.answer(
-            services.llm, services.retriever, body.userMessage, body.conversation, settings
-        )
+    """The app's own `{userMessage, conversation}`, or the AI chat app protocol's `{messages}`."""
 
-    return await json_endpoint(req, ChatRequest, settings, run)
+    async def run() -> ChatResponse | Response:
+        body = await read_chat_body(req, settings)
+        services = await get_services(settings)
+        if isinstance(body, ChatRequest):
+            return await answerer.answer(
+                services.llm, services.retriever, body.userMessage, body.conversation, settings
+            )
+        answer = await cited_answerer.start_answer(services.llm, services.retriever, body, settings)
+        if not body.stream:
+            return await chat_protocol.completion(answer, body.session_state)
+        event_stream = chat_protocol.wants_event_stream(req.headers.get("accept", ""))
+        return chat_protocol.streaming_response(answer, body.session_state, event_stream=event_stream)
+
+    return await api_endpoint(req, run)
 
 
 @app.route(route="retrieve", methods=[func.HttpMethod.POST])

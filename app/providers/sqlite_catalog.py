@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 # How many candidates each side contributes before fusion, as Azure AI Search does with 50.
 CANDIDATES = 50
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,14 +44,24 @@ CREATE TABLE IF NOT EXISTS search_docs (
     dairy_free INTEGER NOT NULL,
     total_minutes INTEGER
 );
+-- Each row's rowid is its search_docs row's: lookups and deletes by rowid are direct.
 CREATE VIRTUAL TABLE IF NOT EXISTS recipes_fts USING fts5(
-    id UNINDEXED, title, description, ingredients, tags,
+    title, description, ingredients, tags,
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
 
-# Column weights for bm25(): id, title, description, ingredients, tags.
-BM25_WEIGHTS = "0.0, 6.0, 1.0, 2.0, 3.0"
+# BM25 with column weights (title, description, ingredients, tags) as the table's `rank`:
+# ORDER BY rank lets FTS5 rank without a per-row function call from SQL.
+RANK = "INSERT INTO recipes_fts (recipes_fts, rank) VALUES ('rank', 'bm25(6.0, 1.0, 2.0, 3.0)')"
+
+DOC_COLUMNS = ("id", "content_hash", "embedding", *DIET_FLAGS, "total_minutes")
+# An update keeps the row's rowid, which its keyword row shares.
+UPSERT_DOC = (
+    f"INSERT INTO search_docs ({', '.join(DOC_COLUMNS)}) VALUES ({', '.join('?' * len(DOC_COLUMNS))})"
+    f" ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in DOC_COLUMNS[1:])}"
+    " RETURNING rowid"
+)
 
 
 def keyword_query(text: str) -> str | None:
@@ -79,6 +89,7 @@ class SqliteDatabase:
         self.db.execute("PRAGMA journal_mode=WAL")
         self._migrate(path)
         self.db.executescript(SCHEMA)
+        self.db.execute(RANK)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _migrate(self, path: Path) -> None:
@@ -210,26 +221,15 @@ class SqliteSearchIndex:
             for doc in documents:
                 recipe = doc.recipe
                 unit = _unit(np.asarray(doc.vector, dtype=np.float32))
+                values = (recipe.id, doc.content_hash, unit.tobytes())
+                values += (*(getattr(recipe, flag) for flag in DIET_FLAGS), recipe.total_minutes)
+                (rowid,) = db.execute(UPSERT_DOC, values).fetchone()
+                db.execute("DELETE FROM recipes_fts WHERE rowid = ?", (rowid,))
                 db.execute(
-                    "INSERT OR REPLACE INTO search_docs (id, content_hash, embedding, vegetarian, vegan,"
-                    " gluten_free, dairy_free, total_minutes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        recipe.id,
-                        doc.content_hash,
-                        unit.tobytes(),
-                        recipe.vegetarian,
-                        recipe.vegan,
-                        recipe.gluten_free,
-                        recipe.dairy_free,
-                        recipe.total_minutes,
-                    ),
-                )
-                db.execute("DELETE FROM recipes_fts WHERE id = ?", (recipe.id,))
-                db.execute(
-                    "INSERT INTO recipes_fts (id, title, description, ingredients, tags)"
+                    "INSERT INTO recipes_fts (rowid, title, description, ingredients, tags)"
                     " VALUES (?, ?, ?, ?, ?)",
                     (
-                        recipe.id,
+                        rowid,
                         recipe.title,
                         recipe.description,
                         "\n".join(recipe.ingredients),
@@ -241,8 +241,11 @@ class SqliteSearchIndex:
 
     async def delete(self, ids: Sequence[str]) -> None:
         with self._database.transaction() as db:
+            db.executemany(
+                "DELETE FROM recipes_fts WHERE rowid = (SELECT rowid FROM search_docs WHERE id = ?)",
+                [(i,) for i in ids],
+            )
             db.executemany("DELETE FROM search_docs WHERE id = ?", [(i,) for i in ids])
-            db.executemany("DELETE FROM recipes_fts WHERE id = ?", [(i,) for i in ids])
         self._writes += 1
 
     # -- searching ------------------------------------------------------------------------
@@ -273,9 +276,8 @@ class SqliteSearchIndex:
             return []
         condition, params = filter_condition(filters)
         rows = self._db.execute(
-            f"SELECT f.id, -bm25(recipes_fts, {BM25_WEIGHTS}) AS score"
-            " FROM recipes_fts f JOIN search_docs d ON d.id = f.id"
-            f" WHERE recipes_fts MATCH ? AND {condition} ORDER BY score DESC LIMIT ?",
+            "SELECT d.id, -f.rank FROM recipes_fts f JOIN search_docs d ON d.rowid = f.rowid"
+            f" WHERE recipes_fts MATCH ? AND {condition} ORDER BY f.rank LIMIT ?",
             [query, *params, limit],
         )
         return [(row[0], row[1]) for row in rows]

@@ -1,0 +1,31 @@
+"""POST /api/chat takes two bodies: the app's own `{userMessage, conversation}` and the AI chat
+app protocol's `{messages, ...}`. The body is read once, checked as every body is (content
+type, size, encoding, syntax), and then validated as the shape it has."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.requests import Request
+
+from app.api_models import ChatRequest, describe_errors
+from app.chat_protocol import ChatProtocolRequest, speaks_protocol
+from app.http_api import ApiError, read_body
+from app.settings import Settings
+
+
+class JsonObject(BaseModel):
+    """Any JSON object, kept whole, until its shape is known."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+async def read_chat_body(request: Request, settings: Settings) -> ChatRequest | ChatProtocolRequest:
+    data = dict((await read_body(request, JsonObject, settings)).model_extra or {})
+    model: type[ChatRequest | ChatProtocolRequest] = (
+        ChatProtocolRequest if speaks_protocol(data) else ChatRequest
+    )
+    try:
+        # The same limits, passed the same way, as for any other body.
+        return model.model_validate(data, context={"limits": settings})
+    except ValidationError as error:
+        raise ApiError(400, describe_errors(error)) from None

@@ -1,0 +1,266 @@
+"""Azure's "HTTP protocol for AI chat apps" (version 2024-01-28), spoken by POST /api/chat.
+
+A body with `messages` speaks the protocol; any other body is the app's own
+`{userMessage, conversation}`. This module holds the protocol's request and shapes its
+responses: one JSON chat completion, or a stream of completion chunks, written as JSON lines
+(`application/json-lines`, the protocol's own framing) or, for a client that asks with
+`Accept: text/event-stream`, as server-sent events. The second framing exists because Azure
+Static Web Apps buffers the proxied responses of other content types until they end, which
+would turn a stream back into one late reply.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from starlette.responses import JSONResponse, StreamingResponse
+
+from app.api_models import Message
+from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.http_api import INTERNAL_ERROR
+from app.providers import UpstreamError
+
+if TYPE_CHECKING:
+    from app.cited_answerer import StartedAnswer
+
+log = logging.getLogger(__name__)
+
+JSON_LINES = "application/json-lines"
+EVENT_STREAM = "text/event-stream"
+
+
+def speaks_protocol(body: Mapping[str, Any]) -> bool:
+    return "messages" in body
+
+
+class ProtocolMessage(BaseModel):
+    # Other fields are ignored, not refused: protocol front ends send the assistant's earlier
+    # messages back as they received them, with `function_call`, `tool_calls` and the like.
+    model_config = ConfigDict(extra="ignore")
+
+    # Only the two conversational roles: a client must never be able to inject a system turn.
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class Overrides(BaseModel):
+    """The request's `context.overrides`. Unknown overrides are ignored, since front ends send
+    the settings of other back ends too (`use_gpt4v`, `vector_fields`...); a known one of the
+    wrong type is refused."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    top: int | None = Field(default=None, ge=1, le=50)
+    retrieval_mode: RetrievalMode | None = None
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0)
+    suggest_followup_questions: bool | None = None
+    # Azure AI Search features: the embedded store has neither, and says so in the thoughts.
+    semantic_ranker: bool | None = None
+    semantic_captions: bool | None = None
+    # The app's own: diet flags and a time limit. Unlike the overrides around them, a
+    # misspelt filter is refused: ignoring "vegitarian" would quietly serve meat.
+    filters: RecipeFilters = NO_FILTERS
+
+    @field_validator("filters", mode="before")
+    @classmethod
+    def _null_is_none(cls, value: Any) -> Any:
+        return NO_FILTERS if value is None else value
+
+
+class RequestContext(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    overrides: Overrides = Overrides()
+
+    @field_validator("overrides", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+
+class ChatProtocolRequest(BaseModel):
+    """`{"messages": [...], "stream": bool, "context": {"overrides": {...}}, "session_state": any}`.
+
+    Other top-level fields are ignored, as the protocol lets each app define its own; only
+    the fields of the app's other body shape are refused, since a body with both is a mistake.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    messages: list[ProtocolMessage]
+    stream: bool = False
+    context: RequestContext = RequestContext()
+    # Handed back untouched: it is the client's memory, not ours.
+    session_state: Any = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_shape(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ({"userMessage", "conversation"} & data.keys()):
+            raise ValueError(
+                "Send either messages (the AI chat app protocol) or userMessage and conversation, not both"
+            )
+        return data
+
+    @field_validator("stream", mode="before")
+    @classmethod
+    def _null_is_false(cls, value: Any) -> Any:
+        return False if value is None else value
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _null_is_empty(cls, value: Any) -> Any:
+        return {} if value is None else value
+
+    @field_validator("messages")
+    @classmethod
+    def _ends_with_a_question(cls, messages: list[ProtocolMessage]) -> list[ProtocolMessage]:
+        if not messages:
+            raise ValueError("must hold at least the user's message")
+        if messages[-1].role != "user":
+            raise ValueError("the last message must be the user's")
+        if not messages[-1].content.strip():
+            raise ValueError("the last message must not be empty")
+        return messages
+
+    @model_validator(mode="after")
+    def _within_limits(self, info: ValidationInfo) -> ChatProtocolRequest:
+        """The limits of the app's own shape: the same conversation passes both or neither."""
+        limits = (info.context or {}).get("limits")
+        if limits is None:
+            return self
+        most = limits.max_conversation_messages + 1  # the history, and the question
+        if len(self.messages) > most:
+            raise ValueError(f"messages has {len(self.messages)} messages; the limit is {most}")
+        for i, message in enumerate(self.messages):
+            if len(message.content) > limits.max_message_chars:
+                raise ValueError(
+                    f"messages[{i}].content is {len(message.content)} characters long; "
+                    f"the limit is {limits.max_message_chars}"
+                )
+        return self
+
+    @property
+    def question(self) -> str:
+        return self.messages[-1].content
+
+    @property
+    def conversation(self) -> list[Message]:
+        return [Message(role=m.role, content=m.content) for m in self.messages[:-1]]
+
+    @property
+    def overrides(self) -> Overrides:
+        return self.context.overrides
+
+
+def wants_event_stream(accept: str) -> bool:
+    """Whether the `Accept` header asks for server-sent events."""
+    for media_range in accept.split(","):
+        media_type, *params = (part.strip().lower() for part in media_range.split(";"))
+        if media_type == EVENT_STREAM and "q=0" not in params:
+            return True
+    return False
+
+
+def _metadata(answer: StartedAnswer, kind: str) -> dict[str, Any]:
+    return {
+        "created": int(time.time()),
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "model": answer.reply.model,
+        "object": kind,
+    }
+
+
+def _usage(answer: StartedAnswer) -> dict[str, Any]:
+    usage = answer.reply.usage
+    if usage is None:
+        return {}
+    return {
+        "usage": {
+            "completion_tokens": usage.completion_tokens,
+            "prompt_tokens": usage.prompt_tokens,
+            "total_tokens": usage.total_tokens,
+        }
+    }
+
+
+def _followups(answer: StartedAnswer) -> dict[str, Any]:
+    questions = answer.reply.followup_questions
+    return {} if questions is None else {"followup_questions": questions}
+
+
+async def completion(answer: StartedAnswer, session_state: Any) -> JSONResponse:
+    """The whole answer as one protocol chat completion."""
+    content = "".join([piece async for piece in answer.reply])
+    choice = {
+        "context": answer.context | _followups(answer),
+        "finish_reason": "stop",
+        "index": 0,
+        "message": {"content": content, "role": "assistant"},
+        "session_state": session_state,
+    }
+    return JSONResponse({"choices": [choice], **_metadata(answer, "chat.completion"), **_usage(answer)})
+
+
+async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncIterator[dict[str, Any]]:
+    """The answer as protocol chunks: first the role and the whole context (known before the
+    model writes anything), then one chunk per piece of text, and last the finish, with the
+    follow-up questions and the usage where there are any."""
+    metadata = _metadata(answer, "chat.completion.chunk")
+
+    def chunk(delta: dict[str, Any], finish_reason: str | None = None, **choice: Any) -> dict[str, Any]:
+        return {
+            "choices": [{"delta": delta, **choice, "finish_reason": finish_reason, "index": 0}],
+            **metadata,
+        }
+
+    yield chunk({"role": "assistant"}, context=answer.context, session_state=session_state)
+    async for piece in answer.reply:
+        yield chunk({"content": piece})
+    last = {"context": followups} if (followups := _followups(answer)) else {}
+    yield chunk({}, "stop", **last) | _usage(answer)
+
+
+def json_line(event: Mapping[str, Any]) -> str:
+    return json.dumps(event, ensure_ascii=False) + "\n"
+
+
+def server_sent_event(event: Mapping[str, Any]) -> str:
+    return f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
+
+
+def streaming_response(answer: StartedAnswer, session_state: Any, *, event_stream: bool) -> StreamingResponse:
+    """The chunks, framed for the client. Once the stream has begun the status is sent, so a
+    failure after that is a last `{"error": ...}` event, as the protocol says."""
+    frame: Callable[[Mapping[str, Any]], str] = server_sent_event if event_stream else json_line
+
+    async def events() -> AsyncIterator[str]:
+        try:
+            async for event in chunks(answer, session_state):
+                yield frame(event)
+        except UpstreamError as error:
+            log.warning("request %s: upstream failure in the stream: %r", request_id(), error.__cause__)
+            yield frame({"error": error.public_message})
+        except Exception:
+            log.exception("request %s: the stream failed", request_id())
+            yield frame({"error": INTERNAL_ERROR})
+
+    response = StreamingResponse(
+        events(),
+        media_type=EVENT_STREAM if event_stream else JSON_LINES,
+        # Proxies that honour these (nginx, and others that copy it) pass each event on at once.
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+    def request_id() -> str:
+        # Set on the response by the endpoint after this function returns, and before the
+        # events are generated: they run only when the response is sent.
+        return response.headers.get("x-request-id", "-")
+
+    return response
