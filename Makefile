@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint clean
+.PHONY: setup run test lint eval clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -24,6 +24,10 @@ run: setup
 
 test: setup lint
 	$(PY) -m pytest
+
+# Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
+eval: $(VENV)/.installed
+	$(PY) eval/run_eval.py
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .

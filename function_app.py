@@ -64,10 +64,18 @@ async def chat(req: Request) -> Response:
 @app.route(route="retrieve", methods=[func.HttpMethod.POST])
 async def retrieve(req: Request) -> Response:
     async def run(body: RetrieveRequest, services: Services) -> RetrieveResponse:
-        found = await services.retriever.retrieve(
-            body.query, body.top or settings.search_top, mode=body.retrieval_mode, filters=body.filters
+        retrieval = await services.retriever.retrieve_question(
+            body.query,
+            body.top or settings.search_top,
+            mode=body.retrieval_mode,
+            filters=body.filters,
+            read_filters=body.read_filters,
         )
-        return RetrieveResponse(results=[RetrievedRecipe(score=f.score, recipe=f.recipe) for f in found])
+        return RetrieveResponse(
+            searched=retrieval.searched,
+            filters=retrieval.filters,
+            results=[RetrievedRecipe(score=f.score, recipe=f.recipe) for f in retrieval.found],
+        )
 
     return await json_endpoint(req, RetrieveRequest, settings, run)
 

@@ -122,7 +122,8 @@ async def answer(
     conversation: Sequence[Message],
     settings: Settings,
 ) -> ChatResponse:
-    recipes = [found.recipe for found in await retriever.retrieve(question, settings.search_top)]
+    retrieval = await retriever.retrieve_question(question, settings.search_top)
+    recipes = [found.recipe for found in retrieval.found]
     # The question takes the last of the N places in the window.
     history = recent_history(conversation, settings.history_max_messages - 1, settings.history_max_tokens)
     reply = await llm.complete(

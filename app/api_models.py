@@ -101,6 +101,8 @@ class RetrieveRequest(BaseModel):
     top: int | None = Field(default=None, ge=1, le=50)
     retrieval_mode: RetrievalMode = "hybrid"
     filters: RecipeFilters = NO_FILTERS
+    # Read diets, a time limit and exclusions from the query itself, as /api/chat does.
+    read_filters: bool = True
 
     @field_validator("query")
     @classmethod
@@ -125,6 +127,10 @@ class RetrievedRecipe(BaseModel):
 
 
 class RetrieveResponse(BaseModel):
+    searched: str = Field(description="the text that was searched: the query without its exclusions")
+    filters: RecipeFilters = Field(
+        description="the filters applied: those given, and those read from the query"
+    )
     results: list[RetrievedRecipe]
 
 

@@ -6,11 +6,18 @@ and a NumPy mask locally), before it cuts the top results, never after.
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.recipes import Recipe
+from app.text import stem
+
+# A word or short phrase to leave out; letters only, so it is safe in any query language.
+Excluded = Annotated[
+    str, StringConstraints(strip_whitespace=True, to_lower=True, pattern=r"^[a-z][a-z' -]{0,39}$")
+]
 
 RetrievalMode = Literal["hybrid", "vectors", "text"]
 DIET_FLAGS = ("vegetarian", "vegan", "gluten_free", "dairy_free")
@@ -19,7 +26,8 @@ DIET_FLAGS = ("vegetarian", "vegan", "gluten_free", "dairy_free")
 class RecipeFilters(BaseModel):
     """A flag set to true keeps only recipes with it, false only recipes without it; unset
     leaves it free. `max_total_minutes` keeps only recipes known to be that quick: a recipe
-    whose time is not given never passes it."""
+    whose time is not given never passes it. `exclude` leaves out recipes whose title or
+    ingredients hold any of these words (plurals folded)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -28,19 +36,33 @@ class RecipeFilters(BaseModel):
     gluten_free: bool | None = None
     dairy_free: bool | None = None
     max_total_minutes: int | None = Field(default=None, ge=0)
+    exclude: tuple[Excluded, ...] = Field(default=(), max_length=10)
 
     def diet(self) -> dict[str, bool]:
         """The diet flags that are set, by field name."""
         return {flag: value for flag in DIET_FLAGS if (value := getattr(self, flag)) is not None}
 
     def is_empty(self) -> bool:
-        return not self.diet() and self.max_total_minutes is None
+        return not self.diet() and self.max_total_minutes is None and not self.exclude
 
     def admits(self, recipe: Recipe) -> bool:
+        """The filters as a plain check: what the search engines apply, for tests and evals."""
         if any(getattr(recipe, flag) != wanted for flag, wanted in self.diet().items()):
             return False
         limit = self.max_total_minutes
-        return limit is None or (recipe.total_minutes is not None and recipe.total_minutes <= limit)
+        if limit is not None and (recipe.total_minutes is None or recipe.total_minutes > limit):
+            return False
+        words = " ".join(
+            stem(w) for w in re.findall(r"[a-z']+", " ".join([recipe.title, *recipe.ingredients]).lower())
+        )
+        return not any(
+            re.search(rf"\b{re.escape(' '.join(stem(w) for w in phrase.split()))}\b", words)
+            for phrase in self.exclude
+        )
+
+    def merged(self, other: RecipeFilters) -> RecipeFilters:
+        """These filters, with every field that `other` sets taking its value from `other`."""
+        return self.model_copy(update=other.model_dump(exclude_unset=True, exclude_defaults=True))
 
 
 NO_FILTERS = RecipeFilters()

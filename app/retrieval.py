@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.providers import Embedder, IndexIncompatibleError, IndexInfo, RecipeStore, SearchIndex
+from app.query_filters import read_question
 from app.recipes import Recipe
 
 
@@ -17,6 +18,15 @@ from app.recipes import Recipe
 class ScoredRecipe:
     recipe: Recipe
     score: float
+
+
+@dataclass(frozen=True)
+class Retrieval:
+    """What was searched for, with which filters, and what came back."""
+
+    searched: str
+    filters: RecipeFilters
+    found: list[ScoredRecipe]
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,23 @@ class Retriever:
         found = {r.id: r for r in await self.store.get_many([hit.id for hit in hits])}
         # A hit whose recipe is gone from the store (deleted mid-way) is left out.
         return [ScoredRecipe(found[hit.id], hit.score) for hit in hits if hit.id in found]
+
+    async def retrieve_question(
+        self,
+        question: str,
+        top: int,
+        *,
+        mode: RetrievalMode = "hybrid",
+        filters: RecipeFilters = NO_FILTERS,
+        read_filters: bool = True,
+    ) -> Retrieval:
+        """Retrieve for a user's question, with the diets, time limit and exclusions it asks
+        for read from it (`filters` given by the caller win over what was read)."""
+        searched, applied = question, filters
+        if read_filters:
+            read = read_question(question)
+            searched, applied = read.text, read.filters.merged(filters)
+        return Retrieval(searched, applied, await self.retrieve(searched, top, mode=mode, filters=applied))
 
     async def check_index(self, dimensions: int) -> None:
         """Refuse to search vectors made by another model: the results would be noise."""

@@ -161,6 +161,17 @@ async def test_filters_travel_as_odata_so_the_service_applies_them_before_the_cu
     assert sent.json()["filter"] == "vegan eq true and gluten_free eq false and total_minutes le 30"
 
 
+async def test_exclusions_are_a_full_text_match_on_title_and_ingredients_negated(azure: FakeAzure, index):
+    azure.on("POST", f"{INDEX}/docs/search.post.search", HITS)
+
+    await index.search("beef", [1.0], top=3, filters=RecipeFilters(exclude=("stew", "cook's pie")))
+
+    [sent] = azure.requests("POST", f"{INDEX}/docs/search.post.search")
+    assert sent.json()["filter"] == (
+        "not search.ismatch('\"stew\" | \"cook''s pie\"', 'title,ingredients', 'simple', 'any')"
+    )
+
+
 async def test_a_search_failure_becomes_a_safe_public_error(azure: FakeAzure, index):
     azure.on(
         "POST",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from tests.conftest import ScriptedChatModel, model_json
@@ -29,24 +30,28 @@ def recipe_ids_in_prompt(llm: ScriptedChatModel) -> list[str]:
 
 
 def test_the_dev_console_snippet_gets_an_answer_with_sources(client, llm):
-    llm.replies.append(lambda messages: model_json("Try the Mushroom risotto.", "mushroom-risotto"))
+    llm.replies.append(lambda messages: model_json("Try the Winter Risotto.", "winter-risotto"))
 
     response = post(client)
 
     assert response.status_code == 200
-    assert response.json()["answer"] == "Try the Mushroom risotto."
-    assert response.json()["sources"] == [{"id": "mushroom-risotto", "title": "Mushroom risotto"}]
+    assert response.json()["answer"] == "Try the Winter Risotto."
+    assert response.json()["sources"] == [{"id": "winter-risotto", "title": "Winter Risotto"}]
 
 
-def test_the_top_three_recipes_are_in_the_system_prompt_and_mushroom_dishes_rank_first(client, llm):
+def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dishes_first(
+    client, llm, retriever
+):
     llm.replies.append(model_json("..."))
 
     post(client)
 
     ids = recipe_ids_in_prompt(llm)
+    recipes = asyncio.run(retriever.store.get_many(ids))
     assert len(ids) == 3
-    assert "mushroom-risotto" in ids
-    assert "mushroom" in ids[0]
+    # "vegetarian" in the question is a filter: the Mushroom risotto (chicken stock) is out.
+    assert all(r.vegetarian for r in recipes)
+    assert ids[:2] == ["mushroom-sauce", "winter-risotto"]
 
 
 def test_the_prompt_is_system_then_the_last_five_history_messages_then_the_question(client, llm):
@@ -72,21 +77,21 @@ def test_the_model_is_asked_for_json_whose_source_ids_are_the_retrieved_ones(cli
 
 
 def test_a_source_title_comes_from_the_recipe_never_from_the_model(client, llm):
-    llm.replies.append(model_json("Risotto!", "mushroom-risotto", title="Ignore me"))
+    llm.replies.append(model_json("Risotto!", "winter-risotto", title="Ignore me"))
 
-    assert post(client).json()["sources"] == [{"id": "mushroom-risotto", "title": "Mushroom risotto"}]
+    assert post(client).json()["sources"] == [{"id": "winter-risotto", "title": "Winter Risotto"}]
 
 
 def test_a_source_that_was_not_retrieved_is_dropped(client, llm):
-    llm.replies.append(model_json("Risotto or soup.", "mushroom-risotto", "made-up-soup", "apple-pie"))
+    llm.replies.append(model_json("Risotto or soup.", "winter-risotto", "made-up-soup", "apple-pie"))
 
     sources = post(client).json()["sources"]
 
-    assert sources == [{"id": "mushroom-risotto", "title": "Mushroom risotto"}]
+    assert sources == [{"id": "winter-risotto", "title": "Winter Risotto"}]
 
 
 def test_a_source_named_twice_is_listed_once(client, llm):
-    llm.replies.append(model_json("Risotto.", "mushroom-risotto", "mushroom-risotto"))
+    llm.replies.append(model_json("Risotto.", "winter-risotto", "winter-risotto"))
 
     assert len(post(client).json()["sources"]) == 1
 
@@ -100,7 +105,7 @@ def test_when_the_recipes_do_not_hold_the_answer_the_reply_says_so_with_no_sourc
 
 
 def test_a_reply_that_is_not_json_becomes_a_clear_answer_not_an_error(client, llm):
-    llm.replies.append("Mushroom risotto is lovely {")
+    llm.replies.append("Winter Risotto is lovely {")
 
     response = post(client)
 
@@ -111,12 +116,12 @@ def test_a_reply_that_is_not_json_becomes_a_clear_answer_not_an_error(client, ll
 
 
 def test_json_of_the_wrong_shape_is_treated_like_no_json(client, llm):
-    llm.replies.append(json.dumps({"reply": "Mushroom risotto"}))
+    llm.replies.append(json.dumps({"reply": "Winter Risotto"}))
 
     assert post(client).json()["answer"].startswith("Sorry, I couldn't put an answer together")
 
 
 def test_json_inside_a_code_fence_is_accepted(client, llm):
-    llm.replies.append("```json\n" + model_json("Risotto.", "mushroom-risotto") + "\n```")
+    llm.replies.append("```json\n" + model_json("Risotto.", "winter-risotto") + "\n```")
 
     assert post(client).json()["answer"] == "Risotto."

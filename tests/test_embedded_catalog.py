@@ -122,6 +122,17 @@ async def test_filters_apply_inside_the_search_not_after_the_cut(retriever: Retr
     assert all(f.recipe.vegetarian for f in found)
 
 
+@pytest.mark.parametrize("mode", ["hybrid", "vectors", "text"])
+async def test_beef_but_not_stew_never_returns_a_stew(retriever: Retriever, mode):
+    unfiltered = await retriever.retrieve("beef stew", 10, mode=mode)
+    assert any("stew" in f.recipe.title.lower() for f in unfiltered)
+
+    found = await retriever.retrieve("beef", 10, mode=mode, filters=RecipeFilters(exclude=("stew",)))
+
+    assert len(found) == 10
+    assert not any("stew" in (f.recipe.title + " ".join(f.recipe.ingredients)).lower() for f in found)
+
+
 async def test_a_time_limit_never_admits_a_recipe_whose_time_is_unknown(local, embedder):
     _, index = local
     await put(index, embedder, recipe("quick", "Quick soup", total_minutes=10), recipe("unknown", "Soup"))

@@ -101,6 +101,32 @@ def test_retrieving_from_an_index_built_by_another_model_is_a_409(empty_client, 
 # --- /api/recipes/{id} ---------------------------------------------------------------------------
 
 
+def test_retrieve_reads_diets_time_and_exclusions_from_the_query_and_shows_them(client):
+    response = client.post("/api/retrieve", json={"query": "vegetarian pasta without tomatoes", "top": 5})
+
+    body = response.json()
+    assert body["searched"] == "vegetarian pasta"
+    assert body["filters"]["vegetarian"] is True
+    assert body["filters"]["exclude"] == ["tomatoes"]
+    assert body["results"]
+    for result in body["results"]:
+        recipe = result["recipe"]
+        assert recipe["vegetarian"]
+        assert "tomato" not in (recipe["title"] + " ".join(recipe["ingredients"])).lower()
+
+
+def test_filters_given_win_over_those_read_and_reading_can_be_turned_off(client):
+    given = client.post("/api/retrieve", json={"query": "vegan soup", "filters": {"vegan": False}}).json()
+    raw = client.post(
+        "/api/retrieve", json={"query": "vegan soup without leeks", "read_filters": False}
+    ).json()
+
+    assert given["filters"]["vegan"] is False
+    assert all(not r["recipe"]["vegan"] for r in given["results"])
+    assert raw["searched"] == "vegan soup without leeks"
+    assert raw["filters"]["vegan"] is None and raw["filters"]["exclude"] == []
+
+
 def test_a_recipe_is_returned_whole(client):
     response = client.get("/api/recipes/apple-pie")
 
@@ -209,9 +235,12 @@ def test_deleting_a_recipe_removes_it_from_store_and_index(empty_client):
 
     assert response.json()["indexing_result"] == {"new-soup": {"status": "deleted", "errors": []}}
     assert empty_client.get("/api/recipes/new-soup").status_code == 404
-    assert empty_client.post("/api/retrieve", json={"query": "leeks", "retrieval_mode": "text"}).json() == {
-        "results": []
-    }
+    assert (
+        empty_client.post("/api/retrieve", json={"query": "leeks", "retrieval_mode": "text"}).json()[
+            "results"
+        ]
+        == []
+    )
     assert empty_client.delete("/api/recipes/new-soup").status_code == 404
 
 

@@ -35,6 +35,10 @@ def odata_filter(filters: RecipeFilters) -> str | None:
     if filters.max_total_minutes is not None:
         # `le` is false for a null time, so recipes with no known time never pass a limit.
         clauses.append(f"total_minutes le {filters.max_total_minutes}")
+    if filters.exclude:
+        # Phrases hold only letters, spaces, dashes and apostrophes; OData doubles the latter.
+        phrases = " | ".join(f'"{phrase}"' for phrase in filters.exclude).replace("'", "''")
+        clauses.append(f"not search.ismatch('{phrases}', 'title,ingredients', 'simple', 'any')")
     return " and ".join(clauses) or None
 
 

@@ -69,6 +69,13 @@ def keyword_query(text: str) -> str | None:
     return " OR ".join(f'"{w}"' for w in content_words(text)) or None
 
 
+def exclusion_query(filters: RecipeFilters) -> str | None:
+    """An FTS5 query matching recipes whose title or ingredients hold an excluded phrase."""
+    if not filters.exclude:
+        return None
+    return "{title ingredients} : (" + " OR ".join(f'"{phrase}"' for phrase in filters.exclude) + ")"
+
+
 def filter_condition(filters: RecipeFilters) -> tuple[str, list[object]]:
     """`filters` as a SQL condition on `search_docs` (aliased `d`), with its parameters."""
     clauses = [f"d.{flag} = ?" for flag in filters.diet()]
@@ -76,6 +83,9 @@ def filter_condition(filters: RecipeFilters) -> tuple[str, list[object]]:
     if filters.max_total_minutes is not None:
         clauses.append("d.total_minutes <= ?")
         params.append(filters.max_total_minutes)
+    if excluded := exclusion_query(filters):
+        clauses.append("d.rowid NOT IN (SELECT rowid FROM recipes_fts WHERE recipes_fts MATCH ?)")
+        params.append(excluded)
     return " AND ".join(clauses) or "1", params
 
 
@@ -170,12 +180,13 @@ class _VectorTable:
     """The index's vectors and filterable fields in memory, rebuilt after any write."""
 
     ids: list[str]
+    rowids: np.ndarray
     matrix: np.ndarray
     diet: dict[str, np.ndarray]
     total_minutes: np.ndarray
 
-    def mask(self, filters: RecipeFilters) -> np.ndarray:
-        keep = np.ones(len(self.ids), dtype=bool)
+    def mask(self, filters: RecipeFilters, excluded_rowids: Sequence[int]) -> np.ndarray:
+        keep = ~np.isin(self.rowids, np.asarray(excluded_rowids, dtype=np.int64))
         for flag, wanted in filters.diet().items():
             keep &= self.diet[flag] == wanted
         if filters.max_total_minutes is not None:
@@ -291,7 +302,18 @@ class SqliteSearchIndex:
             return []
         scores = table.matrix @ _unit(np.asarray(vector, dtype=np.float32))
         if not filters.is_empty():
-            scores = np.where(table.mask(filters), scores, -np.inf)
+            excluded = exclusion_query(filters)
+            rowids = (
+                [
+                    row[0]
+                    for row in self._db.execute(
+                        "SELECT rowid FROM recipes_fts WHERE recipes_fts MATCH ?", (excluded,)
+                    )
+                ]
+                if excluded
+                else []
+            )
+            scores = np.where(table.mask(filters, rowids), scores, -np.inf)
         n = min(limit, int(np.isfinite(scores).sum()))
         if n == 0:
             return []
@@ -304,12 +326,13 @@ class SqliteSearchIndex:
         version = (self._writes, self._db.execute("PRAGMA data_version").fetchone()[0])
         if self._table is None or self._table_version != version:
             rows = self._db.execute(
-                "SELECT id, embedding, vegetarian, vegan, gluten_free, dairy_free, total_minutes"
+                "SELECT id, embedding, vegetarian, vegan, gluten_free, dairy_free, total_minutes, rowid"
                 " FROM search_docs ORDER BY id"
             ).fetchall()
             vectors = [np.frombuffer(row[1], dtype=np.float32) for row in rows]
             self._table = _VectorTable(
                 ids=[row[0] for row in rows],
+                rowids=np.array([row[7] for row in rows], dtype=np.int64),
                 matrix=np.vstack(vectors) if vectors else np.zeros((0, 0), np.float32),
                 diet={
                     flag: np.array([bool(row[2 + n]) for row in rows], dtype=bool)

@@ -1,0 +1,77 @@
+"""Filters read from the question: diets, a time limit, and words to leave out."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.filters import RecipeFilters
+from app.query_filters import read_question
+from app.recipes import Recipe
+
+
+@pytest.mark.parametrize(
+    ("question", "searched", "filters"),
+    [
+        ("beef but not stew", "beef", {"exclude": ("stew",)}),
+        ("pasta without tomatoes", "pasta", {"exclude": ("tomatoes",)}),
+        ("a dessert with no chocolate", "a dessert with", {"exclude": ("chocolate",)}),
+        ("cookies, nut-free please", "cookies, please", {"exclude": ("nut",)}),
+        ("a vegetarian main I can make ahead", "a vegetarian main I can make ahead", {"vegetarian": True}),
+        (
+            "something vegan and gluten-free",
+            "something vegan and gluten-free",
+            {"vegan": True, "gluten_free": True},
+        ),
+        ("a curry with no meat", "a curry with no meat", {"vegetarian": True}),
+        ("dinner in under 45 minutes", "dinner in under 45 minutes", {"max_total_minutes": 45}),
+        ("ready in half an hour", "ready in half an hour", {"max_total_minutes": 30}),
+        ("a stew within 2 hours", "a stew within 2 hours", {"max_total_minutes": 120}),
+        (
+            "I want a paella but I'm short on time",
+            "I want a paella but I'm short on time",
+            {"max_total_minutes": 30},
+        ),
+    ],
+)
+def test_what_the_question_asks_for_becomes_filters(question: str, searched: str, filters: dict):
+    read = read_question(question)
+
+    assert (read.text, read.filters) == (searched, RecipeFilters(**filters))
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which is the quickest to cook?",  # a ranking, not a limit
+        "What should I have for breakfast?",  # "fast" inside a word
+        "Something not too spicy",  # a taste, not an ingredient
+        "I'm not sure what to cook, any ideas?",
+        "No time limits, just something nice",
+    ],
+)
+def test_what_is_not_a_filter_stays_a_question(question: str):
+    read = read_question(question)
+
+    assert read.filters == RecipeFilters()
+
+
+def test_filters_given_by_the_caller_win_over_those_read():
+    read = read_question("vegan pasta in under 20 minutes").filters
+
+    merged = read.merged(RecipeFilters(vegan=False))
+
+    assert (merged.vegan, merged.max_total_minutes) == (False, 20)
+
+
+def test_an_exclusion_matches_plurals_in_title_and_ingredients():
+    stew = Recipe(id="s", title="Beef stews", ingredients=["beef"], steps=["Cook."])
+    roast = Recipe(id="r", title="Roast beef", ingredients=["beef", "2 tomatoes"], steps=["Roast."])
+
+    assert not RecipeFilters(exclude=("stew",)).admits(stew)
+    assert RecipeFilters(exclude=("stew",)).admits(roast)
+    assert not RecipeFilters(exclude=("tomato",)).admits(roast)
+
+
+def test_an_exclusion_must_be_plain_words():
+    with pytest.raises(ValueError):
+        RecipeFilters(exclude=('stew" OR "',))
