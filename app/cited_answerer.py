@@ -24,7 +24,7 @@ from app.prompts import prompt
 from app.providers import ChatModel, ChatStream, ChatTurn, Usage
 from app.query_rewriter import Rewrite
 from app.recipes import Recipe
-from app.retrieval import Retriever, ScoredRecipe
+from app.retrieval import Retrieval, Retriever
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -136,17 +136,19 @@ def thoughts(
     request: ChatProtocolRequest,
     rewrite: Rewrite,
     history: Sequence[Message],
-    found: Sequence[ScoredRecipe],
+    retrieval: Retrieval,
     messages: Sequence[ChatTurn],
     settings: Settings,
 ) -> list[dict[str, Any]]:
     overrides = request.overrides
     mode = overrides.retrieval_mode or "hybrid"
     search_props = {
+        "standalone_question": rewrite.question,
         "rewrite": how_rewritten(rewrite, history),
         "retrieval_mode": mode,
         "top": overrides.top or settings.search_top,
-        "filters": overrides.filters.model_dump(exclude_none=True),
+        # Those read from the question, and those of the overrides, which win.
+        "filters": retrieval.filters.model_dump(mode="json", exclude_defaults=True),
         "has_vector": mode != "text",
         "has_text": mode != "vectors",
         "use_semantic_ranker": False,
@@ -154,10 +156,10 @@ def thoughts(
     }
     steps = [
         thought("Original user query", request.question),
-        thought("Generated search query", rewrite.question, search_props),
+        thought("Generated search query", retrieval.searched, search_props),
         thought(
             "Results",
-            [{"id": f.recipe.id, "title": f.recipe.title, "score": f.score} for f in found],
+            [{"id": f.recipe.id, "title": f.recipe.title, "score": f.score} for f in retrieval.found],
         ),
         thought("Prompt", [dict(m) for m in messages]),
     ]
@@ -174,13 +176,14 @@ async def start_answer(
     overrides = request.overrides
     conversation = request.conversation
     rewrite = await query_rewriter.reformulate(llm, request.question, conversation, settings)
-    found = await retriever.retrieve(
+    # Diets, a time limit and exclusions are read from the question, as for the app's own body.
+    retrieval = await retriever.retrieve_question(
         rewrite.question,
         overrides.top or settings.search_top,
         mode=overrides.retrieval_mode or "hybrid",
         filters=overrides.filters,
     )
-    recipes = [f.recipe for f in found]
+    recipes = [f.recipe for f in retrieval.found]
     # The question takes the last of the N places in the window. It goes in as the user wrote
     # it: the history around it gives it its meaning, and the rewrite served the search.
     history = recent_history(conversation, settings.history_max_messages - 1, settings.history_max_tokens)
@@ -194,6 +197,6 @@ async def start_answer(
     rewrite_history = recent_history(conversation, settings.history_max_messages, settings.history_max_tokens)
     context = {
         "data_points": {"text": [data_point(r, settings.recipe_prompt_chars) for r in recipes]},
-        "thoughts": thoughts(request, rewrite, rewrite_history, found, messages, settings),
+        "thoughts": thoughts(request, rewrite, rewrite_history, retrieval, messages, settings),
     }
     return StartedAnswer(context, CheckedReply(stream, [r.id for r in recipes], followups=followups))

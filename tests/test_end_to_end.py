@@ -8,6 +8,7 @@ serves the page and proxies /api to the host, as `make run` does.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -160,3 +161,50 @@ def test_the_static_web_app_serves_the_page(site: str):
 
     assert page.status_code == 200
     assert '<script src="/app.js"' in page.text
+
+
+# The AI chat app protocol, streamed, with the real model behind the OpenAI SDK's streaming.
+# The order of the lines against the model's writing is proven in tests/test_stream_order.py.
+
+
+def protocol_stream(base: str, accept: str | None = None) -> tuple[str, list[dict]]:
+    """POST a protocol request asking for a stream; its content type and its events."""
+    messages = [*CONVERSATION, {"role": "user", "content": "What about ones with mushrooms?"}]
+    body = {"messages": messages, "stream": True}
+    headers = SNIPPET_HEADERS | ({"Accept": accept} if accept else {})
+    with httpx.stream("POST", f"{base}/api/chat", json=body, headers=headers, timeout=180) as response:
+        assert response.status_code == 200, response.read()
+        lines = [line for line in response.iter_lines() if line]
+        content_type = response.headers["content-type"]
+    if accept == "text/event-stream":
+        assert all(line.startswith("data: ") for line in lines)
+        lines = [line.removeprefix("data: ") for line in lines]
+    return content_type, [json.loads(line) for line in lines]
+
+
+def assert_protocol_stream(chunks: list[dict]) -> None:
+    assert all("error" not in chunk for chunk in chunks), chunks[-1]
+    first = chunks[0]["choices"][0]
+    assert first["delta"] == {"role": "assistant"}
+    assert first["context"]["data_points"]["text"]
+    assert [t["title"] for t in first["context"]["thoughts"]][:2] == [
+        "Original user query",
+        "Generated search query",
+    ]
+    text = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks[1:])
+    assert text.strip()
+    assert chunks[-1]["choices"][0]["finish_reason"] == "stop"
+
+
+def test_a_protocol_stream_through_the_local_host(api: str):
+    content_type, chunks = protocol_stream(api)
+
+    assert content_type == "application/json-lines"
+    assert_protocol_stream(chunks)
+
+
+def test_a_protocol_stream_through_the_static_web_app_as_server_sent_events(site: str):
+    content_type, chunks = protocol_stream(site, accept="text/event-stream")
+
+    assert content_type.startswith("text/event-stream")
+    assert_protocol_stream(chunks)
