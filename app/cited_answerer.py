@@ -21,10 +21,10 @@ from app.citations import CitationFilter
 from app.followups import FollowupSplitter
 from app.history import recent_history
 from app.prompts import prompt
-from app.providers import ChatModel, ChatStream, ChatTurn, Usage
+from app.providers import ChatModel, ChatStream, ChatTurn, SearchIndex, SemanticOptions, Usage
 from app.query_rewriter import Rewrite
 from app.recipes import Recipe
-from app.retrieval import Retrieval, Retriever
+from app.retrieval import Retrieval, Retriever, ScoredRecipe
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -99,10 +99,13 @@ def cited_answer_messages(
     return messages
 
 
-def data_point(recipe: Recipe, max_chars: int) -> str:
+def data_point(found: ScoredRecipe, max_chars: int) -> str:
     """A recipe as a protocol data point, `"<id>: <text>"`: what a front end shows as the
-    supporting content of a citation."""
+    supporting content of a citation; the semantic captions when there are some."""
+    recipe = found.recipe
     text = f"{recipe.id}: {recipe.title}. {recipe.description} Ingredients: {'; '.join(recipe.ingredients)}"
+    if found.captions:
+        text = f"{recipe.id}: {' . '.join(found.captions)}"
     text = " ".join(text.split())
     return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
 
@@ -119,17 +122,28 @@ def how_rewritten(rewrite: Rewrite, history: Sequence[Message]) -> str:
     return "rewritten by the model into a standalone question"
 
 
-def semantic_note(overrides: Overrides, settings: Settings) -> str | None:
-    """Why `semantic_ranker` and `semantic_captions`, when asked for, were not applied."""
-    asked = [name for name in ("semantic_ranker", "semantic_captions") if getattr(overrides, name)]
-    if not asked:
-        return None
-    why = (
-        "the app does not pass them on to Azure AI Search yet"
-        if settings.azure_search_endpoint
-        else "they are Azure AI Search features, which the embedded store does not have"
+def semantic_options(overrides: Overrides, index: SearchIndex) -> SemanticOptions:
+    """The semantic options asked for that this index can apply: ranking needs search text,
+    and captions come only with ranking."""
+    ranker = (
+        bool(overrides.semantic_ranker) and index.supports_semantic and overrides.retrieval_mode != "vectors"
     )
-    return f"Not applied: {', '.join(asked)}, because {why}. Results are ranked by keyword and vector fusion."
+    return SemanticOptions(ranker=ranker, captions=ranker and bool(overrides.semantic_captions))
+
+
+def semantic_note(overrides: Overrides, applied: SemanticOptions, index: SearchIndex) -> str | None:
+    """Why `semantic_ranker` and `semantic_captions`, when asked for, were not applied."""
+    asked = {"semantic_ranker": overrides.semantic_ranker, "semantic_captions": overrides.semantic_captions}
+    missed = [name for name, wanted in asked.items() if wanted and not getattr(applied, name.split("_")[1])]
+    if not missed:
+        return None
+    if not index.supports_semantic:
+        why = "they are Azure AI Search features, which the embedded store does not have"
+    elif overrides.retrieval_mode == "vectors":
+        why = "semantic ranking reranks by the search text, which a vectors-only search does not send"
+    else:
+        why = "captions come only with the semantic ranker"
+    return f"Not applied: {', '.join(missed)}, because {why}."
 
 
 def thoughts(
@@ -139,8 +153,10 @@ def thoughts(
     retrieval: Retrieval,
     messages: Sequence[ChatTurn],
     settings: Settings,
+    index: SearchIndex,
 ) -> list[dict[str, Any]]:
     overrides = request.overrides
+    semantic = retrieval.semantic
     mode = overrides.retrieval_mode or "hybrid"
     search_props = {
         "standalone_question": rewrite.question,
@@ -151,8 +167,8 @@ def thoughts(
         "filters": retrieval.filters.model_dump(mode="json", exclude_defaults=True),
         "has_vector": mode != "text",
         "has_text": mode != "vectors",
-        "use_semantic_ranker": False,
-        "use_semantic_captions": False,
+        "use_semantic_ranker": semantic.ranker,
+        "use_semantic_captions": semantic.captions,
     }
     steps = [
         thought("Original user query", request.question),
@@ -163,7 +179,7 @@ def thoughts(
         ),
         thought("Prompt", [dict(m) for m in messages]),
     ]
-    if note := semantic_note(overrides, settings):
+    if note := semantic_note(overrides, semantic, index):
         steps.insert(2, thought("Search options not applied", note))
     return steps
 
@@ -182,6 +198,7 @@ async def start_answer(
         overrides.top or settings.search_top,
         mode=overrides.retrieval_mode or "hybrid",
         filters=overrides.filters,
+        semantic=semantic_options(overrides, retriever.index),
     )
     recipes = [f.recipe for f in retrieval.found]
     # The question takes the last of the N places in the window. It goes in as the user wrote
@@ -196,7 +213,9 @@ async def start_answer(
     )
     rewrite_history = recent_history(conversation, settings.history_max_messages, settings.history_max_tokens)
     context = {
-        "data_points": {"text": [data_point(r, settings.recipe_prompt_chars) for r in recipes]},
-        "thoughts": thoughts(request, rewrite, rewrite_history, retrieval, messages, settings),
+        "data_points": {"text": [data_point(f, settings.recipe_prompt_chars) for f in retrieval.found]},
+        "thoughts": thoughts(
+            request, rewrite, rewrite_history, retrieval, messages, settings, retriever.index
+        ),
     }
     return StartedAnswer(context, CheckedReply(stream, [r.id for r in recipes], followups=followups))

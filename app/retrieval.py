@@ -9,7 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
-from app.providers import Embedder, IndexIncompatibleError, IndexInfo, RecipeStore, SearchIndex
+from app.providers import (
+    NO_SEMANTIC,
+    Embedder,
+    IndexIncompatibleError,
+    IndexInfo,
+    RecipeStore,
+    SearchIndex,
+    SemanticOptions,
+)
 from app.query_filters import read_question
 from app.recipes import Recipe
 
@@ -18,6 +26,7 @@ from app.recipes import Recipe
 class ScoredRecipe:
     recipe: Recipe
     score: float
+    captions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -27,6 +36,7 @@ class Retrieval:
     searched: str
     filters: RecipeFilters
     found: list[ScoredRecipe]
+    semantic: SemanticOptions = NO_SEMANTIC
 
 
 @dataclass(frozen=True)
@@ -42,15 +52,16 @@ class Retriever:
         *,
         mode: RetrievalMode = "hybrid",
         filters: RecipeFilters = NO_FILTERS,
+        semantic: SemanticOptions = NO_SEMANTIC,
     ) -> list[ScoredRecipe]:
         vector = None
         if mode != "text":
             [vector] = await self.embedder.embed([query])
             await self.check_index(len(vector))
-        hits = await self.index.search(query if mode != "vectors" else None, vector, top, filters)
+        hits = await self.index.search(query if mode != "vectors" else None, vector, top, filters, semantic)
         found = {r.id: r for r in await self.store.get_many([hit.id for hit in hits])}
         # A hit whose recipe is gone from the store (deleted mid-way) is left out.
-        return [ScoredRecipe(found[hit.id], hit.score) for hit in hits if hit.id in found]
+        return [ScoredRecipe(found[hit.id], hit.score, hit.captions) for hit in hits if hit.id in found]
 
     async def retrieve_question(
         self,
@@ -60,6 +71,7 @@ class Retriever:
         mode: RetrievalMode = "hybrid",
         filters: RecipeFilters = NO_FILTERS,
         read_filters: bool = True,
+        semantic: SemanticOptions = NO_SEMANTIC,
     ) -> Retrieval:
         """Retrieve for a user's question, with the diets, time limit and exclusions it asks
         for read from it (`filters` given by the caller win over what was read)."""
@@ -67,7 +79,8 @@ class Retriever:
         if read_filters:
             read = read_question(question)
             searched, applied = read.text, read.filters.merged(filters)
-        return Retrieval(searched, applied, await self.retrieve(searched, top, mode=mode, filters=applied))
+        found = await self.retrieve(searched, top, mode=mode, filters=applied, semantic=semantic)
+        return Retrieval(searched, applied, found, semantic)
 
     async def check_index(self, dimensions: int) -> None:
         """Refuse to search vectors made by another model: the results would be noise."""

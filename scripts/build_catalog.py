@@ -174,7 +174,11 @@ MEAT_OR_FISH = words_pattern(
     "scallop",
     "meat",
     "steak",
-    "mince",
+    "mince\\b",
+    "minced (?:beef|pork|lamb|meat|veal|chicken|turkey)",
+    "bolognese",
+    "caesar",
+    "tortellini",
     "venison",
     "rabbit",
     "liver",
@@ -301,6 +305,7 @@ ANIMAL_PRODUCT = words_pattern(
     "halloumi",
     "gouda",
     "brie",
+    "b[ée]chamel",
     "camembert",
     "emmental",
     "provolone",
@@ -398,6 +403,7 @@ GLUTEN = words_pattern(
     "baking mix",
     "suet",
     "yeast",
+    "wraps?\\b",
 )
 GLUTEN_FREE_LOOKALIKES = words_pattern(
     "(?:rice|almond|corn|coconut|chickpea|gram|buckwheat|tapioca|potato|cassava|sorghum|millet|"
@@ -405,6 +411,7 @@ GLUTEN_FREE_LOOKALIKES = words_pattern(
     "cornflour",
     "cornstarch",
     "corn tortillas?",
+    "spanish tortilla",
     "gluten-free \\w+",
     "gluten free \\w+",
     "tamari",

@@ -15,7 +15,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from app.filters import RecipeFilters
-from app.providers import IndexDocument, IndexInfo, UpstreamError
+from app.providers import IndexDocument, IndexInfo, SemanticOptions, UpstreamError
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.recipes import Recipe
@@ -170,6 +170,30 @@ async def test_exclusions_are_a_full_text_match_on_title_and_ingredients_negated
     assert sent.json()["filter"] == (
         "not search.ismatch('\"stew\" | \"cook''s pie\"', 'title,ingredients', 'simple', 'any')"
     )
+
+
+async def test_the_semantic_ranker_and_captions_are_asked_for_and_read(azure: FakeAzure, index):
+    reranked = {
+        "value": [
+            {
+                "id": "aljotta",
+                "@search.score": 0.02,
+                "@search.rerankerScore": 2.9,
+                "@search.captions": [{"text": "A Maltese fish soup.", "highlights": ""}],
+            }
+        ]
+    }
+    azure.on("POST", f"{INDEX}/docs/search.post.search", reply(reranked))
+
+    hits = await index.search("fish soup", [1.0], 3, semantic=SemanticOptions(ranker=True, captions=True))
+    await index.search(None, [1.0], 3, semantic=SemanticOptions(ranker=True))
+
+    assert [(h.id, h.score, h.captions) for h in hits] == [("aljotta", 2.9, ("A Maltese fish soup.",))]
+    semantic, vectors_only = (s.json() for s in azure.requests("POST", f"{INDEX}/docs/search.post.search"))
+    assert semantic["queryType"] == "semantic"
+    assert semantic["semanticConfiguration"] == "recipes-semantic"
+    assert semantic["captions"] == "extractive"
+    assert "queryType" not in vectors_only  # the ranker needs search text
 
 
 async def test_a_search_failure_becomes_a_safe_public_error(azure: FakeAzure, index):

@@ -82,6 +82,10 @@ def test_times_are_read_as_minutes_and_ranges_as_their_upper_bound(text: str, ex
         (["pasta", "parmesan"], True, False, False, False),
         (["1 tbsp fish sauce", "lime"], False, False, True, True),
         (["a good bit of grease", "corn"], False, False, True, True),
+        (["2 cloves garlic, minced", "lentils"], True, True, True, True),
+        (["1 lb mince", "onion"], False, False, True, True),
+        (["lasagne sheets", "bolognese sauce"], False, False, False, True),
+        (["2 tortilla wraps", "beans"], True, True, False, True),
     ],
 )
 def test_diet_flags_are_set_only_when_no_ingredient_suggests_otherwise(

@@ -51,7 +51,7 @@ def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dish
     assert len(ids) == 3
     # "vegetarian" in the question is a filter: the Mushroom risotto (chicken stock) is out.
     assert all(r.vegetarian for r in recipes)
-    assert ids[:2] == ["mushroom-sauce", "winter-risotto"]
+    assert all("mushroom" in recipe_id for recipe_id in ids[:2])
 
 
 def test_the_prompt_is_system_then_the_last_five_history_messages_then_the_question(client, llm):

@@ -10,12 +10,14 @@ from __future__ import annotations
 import threading
 
 import pytest
+from starlette.testclient import TestClient
 
-from app.chat_protocol import JSON_LINES, Overrides
-from app.cited_answerer import semantic_note
-from app.providers import ContentFilteredError, UpstreamError, Usage
+from app.chat_protocol import JSON_LINES
+from app.filters import NO_FILTERS
+from app.providers import NO_SEMANTIC, ContentFilteredError, SearchHit, SemanticOptions, UpstreamError, Usage
 from app.recipes import read_catalog
-from app.settings import Settings
+from app.retrieval import Retriever
+from app.services import Services, use_services
 from tests.conftest import model_json
 from tests.protocol_helpers import StreamingScriptedModel, answer_text, json_lines, server_sent_events
 
@@ -349,13 +351,62 @@ def test_semantic_ranking_on_the_embedded_store_is_noted_in_the_thoughts(client,
     assert props["use_semantic_ranker"] is False and props["use_semantic_captions"] is False
 
 
-def test_semantic_ranking_on_azure_ai_search_is_noted_as_not_passed_on_yet():
-    note = semantic_note(
-        Overrides(semantic_ranker=True), Settings(azure_search_endpoint="https://recipes.search.windows.net")
-    )
+class SemanticIndex:
+    """The embedded index, standing in for Azure AI Search's semantic ranker: it records the
+    semantic options asked for and returns a caption with each hit."""
 
-    assert note is not None and note.startswith("Not applied: semantic_ranker, because the app does not pass")
-    assert semantic_note(Overrides(semantic_ranker=False), Settings()) is None
+    supports_semantic = True
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.asked: list[SemanticOptions] = []
+
+    async def search(self, text, vector, top, filters=NO_FILTERS, semantic=NO_SEMANTIC):
+        self.asked.append(semantic)
+        hits = await self.real.search(text, vector, top, filters)
+        return [SearchHit(hit.id, hit.score, (f"the best passage of {hit.id}",)) for hit in hits]
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+@pytest.fixture
+def semantic_client(llm, retriever, embedder):
+    from local_host import create_app
+
+    index = SemanticIndex(retriever.index)
+    use_services(Services(llm=llm, retriever=Retriever(embedder, index, retriever.store)))
+    with TestClient(create_app()) as test_client:
+        yield test_client, index
+    use_services(None)
+
+
+def test_semantic_ranking_and_captions_reach_an_index_that_has_them(semantic_client, llm):
+    client, index = semantic_client
+    llm.streams.append(ANSWER)
+    overrides = {"semantic_ranker": True, "semantic_captions": True}
+
+    context = only_choice(ask(client, context={"overrides": overrides}).json())["context"]
+
+    assert index.asked == [SemanticOptions(ranker=True, captions=True)]
+    props = thought(context, "Generated search query")["props"]
+    assert props["use_semantic_ranker"] is True and props["use_semantic_captions"] is True
+    assert all(
+        point.endswith(": the best passage of " + point.split(":")[0])
+        for point in context["data_points"]["text"]
+    )
+    assert "Search options not applied" not in [t["title"] for t in context["thoughts"]]
+
+
+def test_semantic_ranking_needs_search_text(semantic_client, llm):
+    client, index = semantic_client
+    llm.streams.append(ANSWER)
+    overrides = {"semantic_ranker": True, "retrieval_mode": "vectors"}
+
+    context = only_choice(ask(client, context={"overrides": overrides}).json())["context"]
+
+    assert index.asked == [SemanticOptions()]
+    assert "vectors-only search" in thought(context, "Search options not applied")["description"]
 
 
 # Streaming: JSON lines, or server-sent events on request.

@@ -89,6 +89,19 @@ class Embedder(Protocol):
 class SearchHit:
     id: str
     score: float
+    # Passages the service picked as the most relevant (Azure AI Search's semantic captions).
+    captions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SemanticOptions:
+    """Azure AI Search's semantic reranking of the top results, and captions from them."""
+
+    ranker: bool = False
+    captions: bool = False
+
+
+NO_SEMANTIC = SemanticOptions()
 
 
 @dataclass(frozen=True)
@@ -107,12 +120,16 @@ class IndexDocument:
 
 
 class SearchIndex(Protocol):
+    # Whether `semantic` can apply: an index without semantic ranking ignores it.
+    supports_semantic: bool
+
     async def search(
         self,
         text: str | None,
         vector: Sequence[float] | None,
         top: int,
         filters: RecipeFilters = NO_FILTERS,
+        semantic: SemanticOptions = NO_SEMANTIC,
     ) -> list[SearchHit]:
         """Keyword search with only `text`, vector search with only `vector`, and both fused
         by RRF (k=60) with both; `filters` apply before the top results are cut."""

@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
-from app.providers import IndexDocument, IndexInfo, SearchHit, UpstreamError, retry_after_seconds
+from app.providers import (
+    NO_SEMANTIC,
+    IndexDocument,
+    IndexInfo,
+    SearchHit,
+    SemanticOptions,
+    UpstreamError,
+    retry_after_seconds,
+)
 from app.providers.azure_credentials import azure_credential
 from app.settings import Settings
 
@@ -143,6 +151,8 @@ def azure_failure(error: Exception, service: str) -> UpstreamError:
 
 
 class AzureSearchIndex:
+    supports_semantic = True
+
     def __init__(self, settings: Settings, **client_options: Any) -> None:
         from azure.search.documents.aio import SearchClient
         from azure.search.documents.indexes.aio import SearchIndexClient
@@ -160,10 +170,18 @@ class AzureSearchIndex:
         vector: Sequence[float] | None,
         top: int,
         filters: RecipeFilters = NO_FILTERS,
+        semantic: SemanticOptions = NO_SEMANTIC,
     ) -> list[SearchHit]:
         from azure.core.exceptions import AzureError
         from azure.search.documents.models import VectorizedQuery
 
+        # The semantic ranker reranks by the search text, and captions come only with it.
+        ranked = semantic.ranker and text is not None
+        semantic_query = {
+            "query_type": "semantic",
+            "semantic_configuration_name": SEMANTIC_CONFIG,
+            "query_caption": "extractive" if semantic.captions else None,
+        }
         queries = []
         if vector is not None:
             queries.append(
@@ -178,8 +196,16 @@ class AzureSearchIndex:
                 filter=odata_filter(filters),
                 top=top,
                 select=["id"],
+                **(semantic_query if ranked else {}),
             )
-            return [SearchHit(id=doc["id"], score=doc["@search.score"]) async for doc in results]
+            return [
+                SearchHit(
+                    id=doc["id"],
+                    score=doc.get("@search.reranker_score") or doc["@search.score"],
+                    captions=tuple(c.text for c in doc.get("@search.captions") or () if c.text),
+                )
+                async for doc in results
+            ]
         except AzureError as error:
             raise azure_failure(error, "search service") from error
 

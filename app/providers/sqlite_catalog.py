@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from app.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
-from app.providers import IndexDocument, IndexInfo, SearchHit
+from app.providers import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
 from app.ranking import reciprocal_rank_fusion
 from app.recipes import Recipe
 from app.text import content_words
@@ -196,6 +196,8 @@ class _VectorTable:
 
 
 class SqliteSearchIndex:
+    supports_semantic = False
+
     def __init__(self, database: SqliteDatabase) -> None:
         self._database = database
         self._db = database.db
@@ -267,6 +269,7 @@ class SqliteSearchIndex:
         vector: Sequence[float] | None,
         top: int,
         filters: RecipeFilters = NO_FILTERS,
+        semantic: SemanticOptions = NO_SEMANTIC,
     ) -> list[SearchHit]:
         if text is not None and vector is not None:
             rankings = [self.keyword_ranking(text, filters), self.vector_ranking(vector, filters)]
