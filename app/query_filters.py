@@ -1,8 +1,9 @@
 """Filters read from a standalone question: diets, a time limit, and what to leave out.
 
 "Beef but not stew" must never return a stew: the exclusion becomes a filter inside the
-search engine, and the excluded words leave the text that is searched, so that they no
-longer pull stews up. A deterministic reader serves every provider; it only acts on
+search engine. The phrases that became filters leave the text that is searched: an excluded
+word would pull stews up, and a diet or a time limit, which every filtered recipe meets,
+would only add noise. A deterministic reader serves every provider; it acts only on
 phrasings it is sure of, because a wrong filter hides the right recipe.
 """
 
@@ -21,50 +22,44 @@ DIETS = {
 }
 DIET_PHRASE = re.compile("|".join(f"(?P<{name}>\\b(?:{words})\\b)" for name, words in DIETS.items()), re.I)
 
-UNIT_MINUTES = {
-    "min": 1,
-    "minute": 1,
-    "minutes": 1,
-    "mins": 1,
-    "hour": 60,
-    "hours": 60,
-    "hr": 60,
-    "hrs": 60,
-    "h": 60,
-}
-TIME_LIMIT = re.compile(
-    r"\b(?:under|less than|within|in|at most|no more than|max(?:imum)?|below|up to)\s+"
-    r"(?:an?\s+)?(?P<amount>\d+(?:\.\d+)?|half an?|an?)?\s*"
-    r"(?P<unit>minutes?|mins?|hours?|hrs?|h)\b",
-    re.I,
-)
+UNIT_MINUTES = {"m": 1, "h": 60}
+AMOUNT = r"(?P<amount>\d+(?:\.\d+)?|half an?|an?)"
+UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|h)\b"
+TIME_LIMITS = [
+    # "under 30 minutes", "in half an hour", "within 2 hours"
+    re.compile(
+        rf"\b(?:under|less than|within|in|at most|no more than|max(?:imum)?|below|up to)\s+"
+        rf"(?:an?\s+)?{AMOUNT}?\s*{UNIT}",
+        re.I,
+    ),
+    # "an hour max", "40 minutes or less", "20 mins tops"
+    re.compile(rf"\b{AMOUNT}\s*{UNIT}\s*(?:max(?:imum)?|or less|tops|at most|at the most)\b", re.I),
+    # "I only have 40 minutes", "got 10 minutes"
+    re.compile(
+        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only )?got|have only)\s+"
+        rf"(?:about\s+)?{AMOUNT}\s*{UNIT}",
+        re.I,
+    ),
+]
 # Saying one is in a hurry sets the limit that "quick" means on most recipe sites.
 HURRY = re.compile(r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast)\b", re.I)
 HURRY_MINUTES = 30
 
-# "but not stew", "without mushrooms", "no nuts", "except cheese", "nut-free" (not a diet).
+# "but not stew", "without mushrooms", "no nuts", "doesn't involve eggs", "nut-free".
 EXCLUSION = re.compile(
-    r"\b(?:but not|not|without|no|except|excluding|minus|hold the)\s+(?:any\s+|a\s+|an\s+)?"
-    r"(?P<what>[a-z][a-z'-]*(?:\s+(?!and\b|or\b|but\b|please\b|with\b)[a-z][a-z'-]*)?)"
+    r"\b(?:but not|not|without|no|except|excluding|minus|hold the"
+    r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need))"
+    r"\s+(?:any\s+|a\s+|an\s+)?"
+    r"(?P<what>[a-z][a-z'-]*(?:\s+(?!and\b|or\b|but\b|please\b|with\b|for\b|in\b)[a-z][a-z'-]*)?)"
     r"|\b(?P<free>[a-z]+)-free\b",
     re.I,
 )
+# Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
-    "meat",
-    "gluten",
-    "dairy",
-    "milk",
-    "lactose",
-    "time",
-    "more",
-    "longer",
-    "too",
-    "very",
-    "so",
-    "really",
+    *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant"),
+    *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
+    *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
 }
-NOT_EXCLUDABLE |= {"spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "sure"}
-NOT_EXCLUDABLE |= {"vegan", "vegetarian", "veggie", "plant", "problem", "matter", "need", "one", "ones"}
 
 
 @dataclass(frozen=True)
@@ -76,30 +71,33 @@ class ReadQuestion:
 
 
 def read_question(question: str) -> ReadQuestion:
-    diet = {
-        name: True
-        for match in DIET_PHRASE.finditer(question)
-        for name, hit in match.groupdict().items()
-        if hit
-    }
     text = question
+    diet: dict[str, bool] = {}
+    for match in DIET_PHRASE.finditer(question):
+        diet.update({name: True for name, hit in match.groupdict().items() if hit})
+        text = text.replace(match.group(0), " ")
     excluded: list[str] = []
     for match in EXCLUSION.finditer(question):
         words = (match["what"] or match["free"] or "").lower().split()
-        # "no meat" is a diet, "not too spicy" a taste: neither is a word to filter on.
         if words and words[0] not in NOT_EXCLUDABLE:
             excluded.append(" ".join(words))
             text = text.replace(match.group(0), " ")
+    limit, said = time_limit(question)
+    if said:
+        text = text.replace(said, " ")
     return ReadQuestion(
         text=" ".join(text.split()) or question,
-        filters=RecipeFilters(**diet, max_total_minutes=time_limit(question), exclude=tuple(excluded)),
+        filters=RecipeFilters(**diet, max_total_minutes=limit, exclude=tuple(excluded)),
     )
 
 
-def time_limit(question: str) -> int | None:
-    match = TIME_LIMIT.search(question)
-    if match:
-        amount = (match["amount"] or "a").lower()
-        number = 0.5 if amount.startswith("half") else 1.0 if amount in ("a", "an") else float(amount)
-        return round(number * UNIT_MINUTES[match["unit"].lower()])
-    return HURRY_MINUTES if HURRY.search(question) else None
+def time_limit(question: str) -> tuple[int | None, str]:
+    """The time limit in minutes and the phrase that said it; an explicit one wins over a hurry."""
+    for pattern in TIME_LIMITS:
+        if match := pattern.search(question):
+            amount = (match["amount"] or "a").lower()
+            number = 0.5 if amount.startswith("half") else 1.0 if amount in ("a", "an") else float(amount)
+            return round(number * UNIT_MINUTES[match["unit"][0].lower()]), match.group(0)
+    if match := HURRY.search(question):
+        return HURRY_MINUTES, match.group(0)
+    return None, ""

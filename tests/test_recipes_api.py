@@ -105,7 +105,7 @@ def test_retrieve_reads_diets_time_and_exclusions_from_the_query_and_shows_them(
     response = client.post("/api/retrieve", json={"query": "vegetarian pasta without tomatoes", "top": 5})
 
     body = response.json()
-    assert body["searched"] == "vegetarian pasta"
+    assert body["searched"] == "pasta"  # the diet and the exclusion became filters
     assert body["filters"]["vegetarian"] is True
     assert body["filters"]["exclude"] == ["tomatoes"]
     assert body["results"]
