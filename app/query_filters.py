@@ -9,10 +9,19 @@ phrasings it is sure of, because a wrong filter hides the right recipe.
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
+from typing import Protocol
+
+from pydantic import BaseModel, ValidationError
 
 from app.filters import RecipeFilters
+from app.prompts import prompt
+from app.providers import ChatModel
+from app.text import stem
+
+log = logging.getLogger(__name__)
 
 DIETS = {
     "vegan": r"vegan|plant[- ]based",
@@ -101,3 +110,75 @@ def time_limit(question: str) -> tuple[int | None, str]:
     if match := HURRY.search(question):
         return HURRY_MINUTES, match.group(0)
     return None, ""
+
+
+class QuestionReader(Protocol):
+    async def read(self, question: str) -> ReadQuestion: ...
+
+
+class RuleReader:
+    """The deterministic reader: every provider, no model call."""
+
+    async def read(self, question: str) -> ReadQuestion:
+        return read_question(question)
+
+
+class ModelReading(BaseModel):
+    """What the model is asked to reply with."""
+
+    search_text: str
+    vegetarian: bool | None = None
+    vegan: bool | None = None
+    gluten_free: bool | None = None
+    dairy_free: bool | None = None
+    max_total_minutes: int | None = None
+    exclude: list[str] = []
+
+
+# Written out rather than generated: OpenAI's strict structured output wants every field
+# required (nullable instead of optional) and no others allowed.
+READING_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "search_text": {"type": "string"},
+        **{flag: {"type": ["boolean", "null"]} for flag in DIETS},
+        "max_total_minutes": {"type": ["integer", "null"]},
+        "exclude": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["search_text", *DIETS, "max_total_minutes", "exclude"],
+    "additionalProperties": False,
+}
+
+
+class ModelReader:
+    """Asks a model that supports structured output for the filters; what it reads is checked
+    against the question, and anything unusable falls back to the rules."""
+
+    def __init__(self, llm: ChatModel) -> None:
+        self._llm = llm
+
+    async def read(self, question: str) -> ReadQuestion:
+        reply = await self._llm.complete(
+            [
+                {"role": "system", "content": prompt("read_filters_system")},
+                {"role": "user", "content": question},
+            ],
+            json_schema=READING_SCHEMA,
+            max_tokens=200,
+            temperature=0.0,
+        )
+        try:
+            reading = ModelReading.model_validate_json(reply)
+            said = {stem(w) for w in re.findall(r"[a-z']+", question.lower())}
+            # Only what the question said may be left out, and a diet can only be asked for.
+            excluded = [p for p in reading.exclude if {stem(w) for w in p.lower().split()} <= said]
+            diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
+            filters = RecipeFilters(
+                **diet, max_total_minutes=reading.max_total_minutes, exclude=tuple(excluded)
+            )
+        except ValidationError as error:
+            log.warning(
+                "the model's filters were unusable (%d errors); reading them by rules", error.error_count()
+            )
+            return read_question(question)
+        return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)

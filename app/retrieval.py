@@ -6,7 +6,7 @@ evaluated and tuned on its own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.providers import (
@@ -18,7 +18,7 @@ from app.providers import (
     SearchIndex,
     SemanticOptions,
 )
-from app.query_filters import read_question
+from app.query_filters import QuestionReader, RuleReader
 from app.recipes import Recipe
 
 
@@ -44,6 +44,7 @@ class Retriever:
     embedder: Embedder
     index: SearchIndex
     store: RecipeStore
+    reader: QuestionReader = field(default_factory=RuleReader)
 
     async def retrieve(
         self,
@@ -77,7 +78,7 @@ class Retriever:
         for read from it (`filters` given by the caller win over what was read)."""
         searched, applied = question, filters
         if read_filters:
-            read = read_question(question)
+            read = await self.reader.read(question)
             searched, applied = read.text, read.filters.merged(filters)
         found = await self.retrieve(searched, top, mode=mode, filters=applied, semantic=semantic)
         return Retrieval(searched, applied, found, semantic)

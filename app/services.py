@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.indexing import Indexer
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
+from app.query_filters import ModelReader, QuestionReader, RuleReader
 from app.recipes import read_catalog
 from app.retrieval import Retriever
 from app.settings import Settings
@@ -110,16 +111,27 @@ async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     log.info("loaded %d recipes into %s (%d failed)", report.indexed, settings.local_db_path, report.failed)
 
 
-def build_retriever(settings: Settings) -> Retriever:
+def question_reader(settings: Settings, llm: ChatModel | None) -> QuestionReader:
+    cloud = settings.uses_azure_openai or settings.uses_openai_compatible
+    wanted = settings.question_reader
+    if llm is not None and (
+        wanted == "model" or (wanted == "auto" and cloud and settings.llm_response_format == "json_schema")
+    ):
+        return ModelReader(llm)
+    return RuleReader()
+
+
+def build_retriever(settings: Settings, llm: ChatModel | None = None) -> Retriever:
     local = None
     if not (settings.azure_search_endpoint and settings.azure_cosmos_endpoint):
         local = open_local_database(settings)
-    return Retriever(embedder(settings), search_index(settings, local), recipe_store(settings, local))
+    index, store = search_index(settings, local), recipe_store(settings, local)
+    return Retriever(embedder(settings), index, store, question_reader(settings, llm))
 
 
 async def build_services(settings: Settings) -> Services:
     llm = chat_model(settings)
-    retriever = build_retriever(settings)
+    retriever = build_retriever(settings, llm)
     await load_sample_catalog(settings, retriever)
     return Services(llm, retriever)
 

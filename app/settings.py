@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     # Azure OpenAI); `json_object` is plain JSON mode; `json_object_schema` is llama.cpp's
     # server extension that holds JSON mode to the schema; `none` relies on the prompt alone.
     llm_response_format: ResponseFormat = "json_schema"
+    # How diets, time limits and exclusions are read from a question: `rules` (deterministic,
+    # no model call), `model` (one structured-output call), `auto` = `model` when the LLM is
+    # Azure OpenAI or OpenAI-compatible with `json_schema`, else `rules`.
+    question_reader: Literal["auto", "rules", "model"] = "auto"
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     llm_timeout_seconds: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0)
