@@ -160,7 +160,8 @@ def test_the_static_web_app_serves_the_page(site: str):
     page = httpx.get(f"{site}/", timeout=30)
 
     assert page.status_code == 200
-    assert '<script src="/app.js"' in page.text
+    assert '<script type="module" src="/app.js"></script>' in page.text
+    assert "default-src 'self'" in page.headers["content-security-policy"]
 
 
 # The AI chat app protocol, streamed, with the real model behind the OpenAI SDK's streaming.
