@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
@@ -58,12 +59,12 @@ class IndexingReport(BaseModel):
     def record(self, key: str, status: Status, error: IndexingError | None = None) -> None:
         self.indexing_result[key] = RecipeResult(status=status, errors=[error] if error else [])
 
-    def count(self) -> None:
-        counts = {status: 0 for status in ("indexed", "unchanged", "valid", "deleted", "failed")}
-        for result in self.indexing_result.values():
-            counts[result.status] += 1
-        for status, n in counts.items():
-            setattr(self, status, n)
+    def tally(self) -> IndexingReport:
+        """Set the counts from the per-recipe results."""
+        statuses = Counter(result.status for result in self.indexing_result.values())
+        for status in get_args(Status):
+            setattr(self, status, statuses[status])
+        return self
 
 
 @dataclass(frozen=True)
@@ -137,8 +138,7 @@ class Indexer:
         report = IndexingReport()
         recipes = self._validate(items, report)
         if not recipes:
-            report.count()
-            return report
+            return report.tally()
         changed = await self._changed(recipes, options, report)
         if not options.allow_indexing:
             for recipe in changed:
@@ -156,8 +156,7 @@ class Indexer:
                 self.progress(len(batch))
 
             await asyncio.gather(*(run_batch(batch) for batch in batches))
-        report.count()
-        return report
+        return report.tally()
 
     async def delete(self, ids: Sequence[str]) -> IndexingReport:
         """Remove recipes from the index first, so that search stops finding them, then the store."""
@@ -171,8 +170,7 @@ class Indexer:
         else:
             for recipe_id in ids:
                 report.record(recipe_id, "deleted")
-        report.count()
-        return report
+        return report.tally()
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], options: IndexingOptions) -> T:
         return await with_retries(call, attempts=options.attempts, sleep=self.sleep)
