@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.indexing import Indexer
+from app.indexing import Indexer, IndexingOptions
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.query_filters import ModelReader, QuestionReader, RuleReader
 from app.recipes import read_catalog
@@ -100,15 +100,24 @@ def open_local_database(settings: Settings) -> SqliteDatabase:
 
 async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     """On a first run, an empty embedded store gets the shipped recipes, through the same
-    pipeline as any other catalog."""
-    from app.providers.sqlite_catalog import SqliteRecipeStore
+    pipeline as any other catalog; an embedded index behind its store (after a change of its
+    layout) is rebuilt from the store."""
+    from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
 
-    store = retriever.store
-    if not isinstance(store, SqliteRecipeStore) or store.count() > 0:
+    store, index = retriever.store, retriever.index
+    if not isinstance(store, SqliteRecipeStore) or not isinstance(index, SqliteSearchIndex):
         return
-    items = [(recipe.id, recipe.model_dump()) for recipe in read_catalog(settings.local_catalog_path)]
-    report = await Indexer(retriever.embedder, store, retriever.index).run(items)
-    log.info("loaded %d recipes into %s (%d failed)", report.indexed, settings.local_db_path, report.failed)
+    if store.count() == 0:
+        recipes, source = list(read_catalog(settings.local_catalog_path)), settings.local_catalog_path
+    elif index.count() < store.count():
+        recipes, source = store.all(), settings.local_db_path
+    else:
+        return
+    indexer = Indexer(retriever.embedder, store, index)
+    report = await indexer.run(
+        [(r.id, r.model_dump()) for r in recipes], IndexingOptions(force_indexing=True)
+    )
+    log.info("indexed %d recipes from %s (%d failed)", report.indexed, source, report.failed)
 
 
 def question_reader(settings: Settings, llm: ChatModel | None) -> QuestionReader:

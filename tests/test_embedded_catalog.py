@@ -181,7 +181,7 @@ async def test_a_failed_write_changes_nothing(local):
     assert index.keyword_ranking("fine") == []
 
 
-def test_an_older_file_layout_is_recreated(tmp_path: Path):
+def test_the_first_layout_which_held_only_the_shipped_catalog_is_recreated(tmp_path: Path):
     import sqlite3
 
     path = tmp_path / "old.sqlite3"
@@ -192,3 +192,27 @@ def test_an_older_file_layout_is_recreated(tmp_path: Path):
     store = SqliteRecipeStore(SqliteDatabase(path))
 
     assert store.count() == 0
+
+
+async def test_an_older_index_layout_is_rebuilt_from_the_store_losing_no_recipe(
+    tmp_path: Path, embedder, settings
+):
+    import sqlite3
+
+    path = tmp_path / "v2.sqlite3"
+    mine = recipe("my-own-soup", "My own soup", "nettles")
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE recipes (id TEXT PRIMARY KEY, doc TEXT NOT NULL, content_hash TEXT NOT NULL);"
+        "CREATE TABLE search_docs (id TEXT PRIMARY KEY, old_layout BLOB); PRAGMA user_version = 2;"
+    )
+    old.execute("INSERT INTO recipes VALUES (?, ?, ?)", (mine.id, mine.model_dump_json(), "h"))
+    old.commit()
+    old.close()
+
+    database = SqliteDatabase(path)
+    retriever = Retriever(embedder, SqliteSearchIndex(database), SqliteRecipeStore(database))
+    await load_sample_catalog(settings.model_copy(update={"local_db_path": path}), retriever)
+
+    assert retriever.store.count() == retriever.index.count() == 1
+    assert [f.recipe.id for f in await retriever.retrieve("nettles", 3, mode="text")] == ["my-own-soup"]

@@ -105,13 +105,18 @@ class SqliteDatabase:
     def _migrate(self, path: Path) -> None:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         tables = self.db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
-        if tables and version != SCHEMA_VERSION:
-            # Only a pre-release layout exists; its recipes reload from the catalog on start.
-            log.warning("%s has an older layout; recreating it", path)
-            self.db.executescript(
-                "DROP TABLE IF EXISTS recipes_fts; DROP TABLE IF EXISTS search_docs;"
-                " DROP TABLE IF EXISTS recipes; DROP TABLE IF EXISTS meta;"
-            )
+        if not tables or version == SCHEMA_VERSION:
+            return
+        # The index is derived data: it is dropped, and rebuilt from the store on start.
+        log.warning("%s has an older index layout; the index will be rebuilt from the store", path)
+        drop = "DROP TABLE IF EXISTS recipes_fts; DROP TABLE IF EXISTS search_docs;"
+        drop += " CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        drop += " DELETE FROM meta WHERE key IN ('embedding_model', 'embedding_dimensions');"
+        if version < 2:
+            # The first layout kept vectors in the store table; it only ever held the shipped
+            # catalog, which is loaded again.
+            drop += " DROP TABLE IF EXISTS recipes;"
+        self.db.executescript(drop)
 
     def close(self) -> None:
         self.db.close()
@@ -150,6 +155,12 @@ class SqliteRecipeStore:
 
     def count(self) -> int:
         return self._db.execute("SELECT count(*) FROM recipes").fetchone()[0]
+
+    def all(self) -> list[Recipe]:
+        return [
+            Recipe.model_validate_json(row[0])
+            for row in self._db.execute("SELECT doc FROM recipes ORDER BY id")
+        ]
 
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         if not ids:
