@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
     ValidationInfo,
-    field_validator,
     model_validator,
 )
 
@@ -26,6 +27,31 @@ class Message(BaseModel):
     content: str
 
 
+def not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+NonBlank = Annotated[str, AfterValidator(not_blank)]
+
+
+def limits(info: ValidationInfo) -> Any:
+    """The settings whose size limits apply, passed in the validation context (None in tests
+    that build models directly)."""
+    return (info.context or {}).get("limits")
+
+
+def check_lengths(texts: Iterable[tuple[str, str]], info: ValidationInfo) -> None:
+    """Refuse, by name, the first text over the configured limit: never cut it silently."""
+    settings = limits(info)
+    for where, text in texts if settings is not None else ():
+        if len(text) > settings.max_message_chars:
+            raise ValueError(
+                f"{where} is {len(text)} characters long; the limit is {settings.max_message_chars}"
+            )
+
+
 class ChatRequest(BaseModel):
     """The body of both `/api/chat/reformulate` and `/api/chat`."""
 
@@ -33,22 +59,21 @@ class ChatRequest(BaseModel):
     # cannot silently drop the history.
     model_config = ConfigDict(extra="forbid")
 
-    userMessage: str
+    userMessage: NonBlank
     conversation: list[Message] = []
-
-    @field_validator("userMessage")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
 
     @model_validator(mode="after")
     def _within_limits(self, info: ValidationInfo) -> ChatRequest:
-        """Size limits come from settings, passed in the validation context."""
-        limits = (info.context or {}).get("limits")
-        if limits is None:
-            return self
+        settings = limits(info)
+        if settings is not None and len(self.conversation) > settings.max_conversation_messages:
+            raise ValueError(
+                f"conversation has {len(self.conversation)} messages; "
+                f"the limit is {settings.max_conversation_messages}"
+            )
+        texts = [("userMessage", self.userMessage)]
+        texts += [(f"conversation[{i}].content", m.content) for i, m in enumerate(self.conversation)]
+        check_lengths(texts, info)
+        return self
         if len(self.conversation) > limits.max_conversation_messages:
             raise ValueError(
                 f"conversation has {len(self.conversation)} messages; "
@@ -97,27 +122,16 @@ class RetrieveRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1)
+    query: NonBlank
     top: int | None = Field(default=None, ge=1, le=50)
     retrieval_mode: RetrievalMode = "hybrid"
     filters: RecipeFilters = NO_FILTERS
     # Read diets, a time limit and exclusions from the query itself, as /api/chat does.
     read_filters: bool = True
 
-    @field_validator("query")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
-
     @model_validator(mode="after")
     def _within_limits(self, info: ValidationInfo) -> RetrieveRequest:
-        limits = (info.context or {}).get("limits")
-        if limits is not None and len(self.query) > limits.max_message_chars:
-            raise ValueError(
-                f"query is {len(self.query)} characters long; the limit is {limits.max_message_chars}"
-            )
+        check_lengths([("query", self.query)], info)
         return self
 
 

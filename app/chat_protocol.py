@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from starlette.responses import JSONResponse, StreamingResponse
 
-from app.api_models import Message
+from app.api_models import Message, check_lengths, limits
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.http_api import INTERNAL_ERROR
 from app.providers import UpstreamError
@@ -132,18 +132,11 @@ class ChatProtocolRequest(BaseModel):
     @model_validator(mode="after")
     def _within_limits(self, info: ValidationInfo) -> ChatProtocolRequest:
         """The limits of the app's own shape: the same conversation passes both or neither."""
-        limits = (info.context or {}).get("limits")
-        if limits is None:
-            return self
-        most = limits.max_conversation_messages + 1  # the history, and the question
-        if len(self.messages) > most:
+        settings = limits(info)
+        most = settings.max_conversation_messages + 1 if settings is not None else None  # history + question
+        if most is not None and len(self.messages) > most:
             raise ValueError(f"messages has {len(self.messages)} messages; the limit is {most}")
-        for i, message in enumerate(self.messages):
-            if len(message.content) > limits.max_message_chars:
-                raise ValueError(
-                    f"messages[{i}].content is {len(message.content)} characters long; "
-                    f"the limit is {limits.max_message_chars}"
-                )
+        check_lengths(((f"messages[{i}].content", m.content) for i, m in enumerate(self.messages)), info)
         return self
 
     @property
