@@ -3,6 +3,9 @@
 The LLM is scripted but reached over HTTP, as an OpenAI-compatible server, so the page, the
 SWA proxy, the local host, the `openai` SDK, the embedded search and the store all run for
 real. Chromium is Debian's (`/usr/bin/chromium`), driven by Playwright's Python package.
+
+The tests are one story in one browser tab, in the order written: a conversation, its
+sources, an error, a reload, other screens, and a new chat.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -28,50 +33,119 @@ from starlette.routing import Route
 from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_up
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+CHROMIUM_ARGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SITE_PORT = 4280
 SCREENSHOT = ROOT / "docs" / "screenshot.png"
+STORE_KEY = "recipe-chat.v1"
+# .ci/run sets this: there, a browser test that cannot run is a failure, not a skip.
+REQUIRED = "RECIPE_CHAT_REQUIRE_BROWSER"
 
 FIRST = "What can I cook with mushrooms?"
 FOLLOW_UP = "From those, which is the quickest to cook?"
-REWRITTEN = "Which of the mushroom recipes is the quickest to cook?"
-THIRD = "Which one is the cheapest?"
+THIRD = "What do I need for it?"
+FAILING = "Is it vegetarian?"  # the scripted model fails on its first answer to this
+HELD = "Anything for a slow Sunday?"  # the scripted model holds its answer to this
 
-pytest.importorskip("playwright", reason="playwright is in requirements-dev.txt")
+
+def unavailable(reason: str) -> None:
+    if os.environ.get(REQUIRED):
+        pytest.fail(f"{reason}, and {REQUIRED} is set: the browser tests must run here", pytrace=False)
+    pytest.skip(reason, allow_module_level=True)
+
+
 if not Path(CHROMIUM).exists():
-    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+    unavailable("Debian's chromium is not installed (.ci/run installs it)")
+try:
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError:
+    unavailable("playwright is not installed (it is in requirements-dev.txt)")
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+# Auto-waiting expectations, with room for a busy machine: nothing below waits a fixed time.
+expect.set_options(timeout=30_000)
+
+
+@dataclass
+class PromptRecipe:
+    id: str
+    title: str
+    total: int | None
+    ingredients: list[str]
+
+
+def prompt_recipes(system: str) -> list[PromptRecipe]:
+    """The recipes of an answer prompt, read back from the lines the app writes."""
+    recipes = []
+    for block in re.split(r"^(?=\[id: )", system, flags=re.M)[1:]:
+        fields = dict(re.findall(r"^(\w+): (.*)$", block, re.M))
+        total = re.search(r"total (\d+) min", fields.get("Time", ""))
+        recipes.append(
+            PromptRecipe(
+                id=re.match(r"\[id: ([a-z0-9-]+)\]", block).group(1),
+                title=fields["Title"],
+                total=int(total.group(1)) if total else None,
+                ingredients=fields.get("Ingredients", "").split("; "),
+            )
+        )
+    return recipes
 
 
 class ScriptedLLM:
-    """An OpenAI-compatible chat server with scripted replies: rewrites from a table, answers
-    that cite the first two recipes of the prompt, one failure on demand, and a gate that holds
-    the first answer until the test opens it."""
+    """An OpenAI-compatible chat server with scripted replies. Rewrites name the dishes of the
+    last answer; answers come from the recipes in the prompt and cite them; an answer can be
+    made to fail once or be held until the test releases it. Every request is recorded."""
 
     def __init__(self) -> None:
-        self.answer_calls: list[str] = []
-        self.gate = threading.Event()
-        self.fail_next_cheapest = False
+        self.rewrites: list[tuple[str, str]] = []  # (the transcript, the rewrite)
+        self.answers: list[list[dict[str, str]]] = []  # the messages of each answer call
+        self.hold: dict[str, threading.Event] = {}
+        self.fail_once: set[str] = set()
 
     async def completions(self, request: Request) -> JSONResponse:
         body = await request.json()
-        system, last = body["messages"][0]["content"], body["messages"][-1]["content"]
-        if "<<<RECIPES" not in system:  # the rewrite call: the transcript ends with the question
-            latest = re.search(r"^Latest question: (.+)$", last, re.M)
-            question = latest.group(1) if latest else last
-            return self.reply({FOLLOW_UP: REWRITTEN}.get(question, question))
-        self.answer_calls.append(last)
-        if len(self.answer_calls) == 1:
-            await asyncio.to_thread(self.gate.wait, 60)
-        if "cheapest" in last and self.fail_next_cheapest:
-            self.fail_next_cheapest = False
-            return JSONResponse({"error": {"message": "overloaded"}}, status_code=500)
-        ids = re.findall(r"^\[id: ([a-z0-9-]+)\]$", system, re.M)
-        titles = re.findall(r"^Title: (.+)$", system, re.M)
-        answer = f"You could make the {titles[0]} or the {titles[1]}."
-        return self.reply(
-            json.dumps({"answer": answer, "sources": [{"id": i, "title": "?"} for i in ids[:2]]})
-        )
+        messages = body["messages"]
+        if "<<<RECIPES" not in messages[0]["content"]:
+            transcript = messages[-1]["content"]
+            question = self.rewrite(transcript)
+            self.rewrites.append((transcript, question))
+            return self.reply(question)
+        assert body.get("response_format") == {"type": "json_object"}
+        self.answers.append(messages)
+        question = messages[-1]["content"]
+        if question in self.hold:  # held until the test sets the event (set ones stay set)
+            await asyncio.to_thread(self.hold[question].wait, 120)
+        if question in self.fail_once:
+            self.fail_once.remove(question)
+            return JSONResponse({"error": {"message": "overloaded", "type": "server_error"}}, status_code=500)
+        return self.reply(json.dumps(self.answer(question, prompt_recipes(messages[0]["content"]))))
+
+    @staticmethod
+    def rewrite(transcript: str) -> str:
+        question = re.search(r"^Latest question: (.+)$", transcript, re.M).group(1)
+        said = re.findall(r"^Assistant: (.+)$", transcript, re.M)
+        if question == FOLLOW_UP and (
+            dishes := re.match(r"You could make the (.+) or the (.+)\.$", said[-1])
+        ):
+            return f"Which is the quickest to cook of the {dishes[1]} and the {dishes[2]}?"
+        if question == THIRD and (dish := re.match(r"The (.+) is the quickest", said[-1])):
+            return f"What do I need for the {dish[1]}?"
+        return question
+
+    @staticmethod
+    def answer(question: str, recipes: list[PromptRecipe]) -> dict:
+        named = [r for r in recipes if r.title.lower() in question.lower()] or recipes
+        if "quickest" in question:
+            timed = [r for r in named if r.total is not None] or [r for r in recipes if r.total is not None]
+            quickest = min(timed, key=lambda r: r.total)
+            text = f"The {quickest.title} is the quickest to cook: {quickest.total} minutes in all."
+            cited = [quickest]
+        elif "need for" in question:
+            cited = named[:1]
+            text = f"For the {cited[0].title} you need: {'; '.join(cited[0].ingredients)}."
+        else:
+            cited = recipes[:2]
+            text = f"You could make the {cited[0].title} or the {cited[1].title}."
+        return {"answer": text, "sources": [{"id": r.id, "title": r.title} for r in cited]}
 
     @staticmethod
     def reply(content: str) -> JSONResponse:
@@ -92,9 +166,12 @@ def llm() -> Iterator[tuple[ScriptedLLM, str]]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     while not server.started:
+        if not thread.is_alive():
+            pytest.fail("the scripted LLM server did not start")
         time.sleep(0.05)
     yield scripted, f"http://127.0.0.1:{port}/v1"
-    scripted.gate.set()
+    for event in scripted.hold.values():
+        event.set()
     server.should_exit = True
     thread.join(timeout=10)
 
@@ -102,7 +179,7 @@ def llm() -> Iterator[tuple[ScriptedLLM, str]]:
 @pytest.fixture(scope="module")
 def site(llm: tuple[ScriptedLLM, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not SWA.exists():
-        pytest.skip("the SWA CLI is not installed: run `make setup` (npm ci)")
+        unavailable("the SWA CLI is not installed: run `make setup` (npm ci)")
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", SITE_PORT)) == 0:
             pytest.fail(f"port {SITE_PORT} is taken: stop whatever serves it (make run?) and test again")
@@ -130,125 +207,272 @@ def site(llm: tuple[ScriptedLLM, str], tmp_path_factory: pytest.TempPathFactory)
     stop(host)
 
 
+@dataclass
+class Tab:
+    page: Page
+    problems: list[str]  # script errors and Content-Security-Policy violations, as they happen
+
+
 @pytest.fixture(scope="module")
-def page(site: str) -> Iterator[Page]:
-    args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-    args += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
+def tab(site: str) -> Iterator[Tab]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=args)
-        tab = browser.new_page(viewport={"width": 1100, "height": 800})
-        tab.goto(site)
-        yield tab
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800}, color_scheme="light")
+        problems: list[str] = []
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.on(
+            "console",
+            lambda m: problems.append(f"console: {m.text}") if "Content Security Policy" in m.text else None,
+        )
+        page.goto(site)
+        yield Tab(page, problems)
         browser.close()
 
 
+@pytest.fixture
+def page(tab: Tab) -> Page:
+    return tab.page
+
+
 def histories(page: Page) -> tuple[list[str], list[str]]:
-    """The user turns of the API history and of the history on screen."""
-    saved = page.evaluate("() => JSON.parse(sessionStorage.getItem('recipe-chat.v1'))")
+    """The user turns of the API history and of the history on screen, as stored."""
+    saved = page.evaluate(f"() => JSON.parse(sessionStorage.getItem('{STORE_KEY}'))")
     return (
         [m["content"] for m in saved["api"] if m["role"] == "user"],
         [m["text"] for m in saved["shown"] if m["role"] == "user"],
     )
 
 
-def user_turns(page: Page):
-    return page.locator("#log .turn.user .text")
+def answers(page: Page):
+    return page.locator("#log .turn.assistant")
+
+
+def send(page: Page, text: str) -> None:
+    composer = page.get_by_label("Your message")
+    composer.fill(text)
+    composer.press("Enter")
 
 
 def test_a_three_turn_conversation_keeps_two_histories(page: Page, llm):
     scripted, _ = llm
     composer = page.get_by_label("Your message")
+    expect(page.locator("#announce")).to_have_attribute("aria-live", "polite")
 
     # Shift+Enter starts a new line and sends nothing.
     composer.fill("What can I cook")
     composer.press("Shift+Enter")
     expect(composer).to_have_value("What can I cook\n")
-    composer.fill(FIRST)
-    composer.press("Enter")
 
     # The first answer is held by the scripted model: the page shows progress and cannot send twice.
+    scripted.hold[FIRST] = threading.Event()
+    send(page, FIRST)
     expect(page.get_by_role("button", name="Send")).to_be_disabled()
     expect(page.get_by_role("status")).to_contain_text("Looking through the recipes")
     composer.press("Enter")
-    scripted.gate.set()
-    expect(page.locator("#log .turn.assistant")).to_have_count(1)
-    assert scripted.answer_calls == [FIRST]
+    page.get_by_role("button", name="Send").click(force=True)
+    scripted.hold[FIRST].set()
+    expect(answers(page)).to_have_count(1)
+    expect(answers(page).first).to_contain_text("You could make the")
+    assert [messages[-1]["content"] for messages in scripted.answers] == [FIRST]
+    assert scripted.rewrites == []  # a first turn is not rewritten: no model call
     expect(composer).to_have_value("")
-    expect(page.locator("#announce")).to_contain_text("You could make the")
+    expect(composer).to_be_focused()
+    expect(page.get_by_role("status")).to_have_text("")
+    expect(page.locator("#announce")).to_have_text(answers(page).first.locator(".text").inner_text())
+    first_titles = answers(page).first.locator("button.source").all_inner_texts()
+    assert len(first_titles) == 2
 
-    composer.fill(FOLLOW_UP)
-    composer.press("Enter")
-    expect(page.locator("#log .turn.assistant")).to_have_count(2)
+    # The follow-up: searched as a standalone question naming the dishes of the first answer.
+    send(page, FOLLOW_UP)
+    expect(answers(page)).to_have_count(2)
+    rewritten = scripted.rewrites[-1][1]
+    assert rewritten == f"Which is the quickest to cook of the {first_titles[0]} and the {first_titles[1]}?"
+    quickest = answers(page).nth(1).locator("button.source")
+    expect(quickest).to_have_count(1)
+    assert quickest.inner_text() in first_titles
+    expect(answers(page).nth(1)).to_contain_text(f"The {quickest.inner_text()} is the quickest to cook")
 
     # On screen: the user's own words; for the API: the standalone question that was searched.
-    expect(user_turns(page)).to_have_text([FIRST, FOLLOW_UP])
-    assert histories(page) == ([FIRST, REWRITTEN], [FIRST, FOLLOW_UP])
+    expect(page.locator("#log .turn.user .text")).to_have_text([FIRST, FOLLOW_UP])
+    assert histories(page) == ([FIRST, rewritten], [FIRST, FOLLOW_UP])
     searched = page.locator("#log .turn.user").nth(1).locator("details.searched")
     expect(searched.locator("p")).not_to_be_visible()
-    searched.locator("summary").click()
-    expect(searched.locator("p")).to_have_text(REWRITTEN)
+    searched.get_by_text("Searched for").click()
+    expect(searched.locator("p")).to_have_text(rewritten)
+    expect(searched.locator("p")).to_be_visible()
 
-    composer.fill(THIRD)
-    composer.press("Enter")
-    expect(page.locator("#log .turn.assistant")).to_have_count(3)
-    assert histories(page)[1] == [FIRST, FOLLOW_UP, THIRD]
-    page.locator("#log .turn.user").nth(1).locator("summary").click()
+    send(page, THIRD)
+    expect(answers(page)).to_have_count(3)
+    expect(answers(page).nth(2)).to_contain_text(f"For the {quickest.inner_text()} you need:")
+    api, shown = histories(page)
+    assert shown == [FIRST, FOLLOW_UP, THIRD]
+    assert api == [FIRST, rewritten, f"What do I need for the {quickest.inner_text()}?"]
+    # What reached the model is the API history: the rewrite, never the words on screen.
+    transcript = scripted.rewrites[-1][0]
+    assert f"User: {rewritten}" in transcript and FOLLOW_UP not in transcript
+    sent = [m["content"] for m in scripted.answers[-1][1:] if m["role"] == "user"]
+    assert sent == api
+    # The turns already drawn stay as they were: the "Searched for" line opened stays open.
+    expect(searched.locator("p")).to_be_visible()
+    # The newest answer has been scrolled into view above the composer.
+    expect(answers(page).nth(2).locator("button.source")).to_be_in_viewport()
+
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOT)
 
 
-def test_a_source_button_opens_the_recipe_and_gives_focus_back(page: Page):
-    button = page.locator("#log .turn.assistant").first.locator("button.source").first
-    title = button.inner_text()
+def test_a_source_opens_its_recipe_from_the_keyboard_and_gives_focus_back(page: Page, site: str):
+    button = answers(page).nth(1).locator("button.source")
+    recipe = page.request.get(f"{site}api/recipes/{button.get_attribute('data-recipe-id')}").json()
 
-    button.click()
+    button.focus()
+    page.keyboard.press("Enter")
 
     panel = page.get_by_role("dialog")
-    expect(panel.get_by_role("heading", level=2)).to_have_text(title)
-    expect(panel.locator("#recipe-ingredients li").first).to_be_visible()
-    expect(panel.locator("#recipe-steps li").first).to_be_visible()
-    panel.get_by_role("button", name="Close").click()
+    heading = panel.get_by_role("heading", level=2)
+    expect(heading).to_have_text(recipe["title"])
+    expect(heading).to_be_focused()
+    expect(panel.locator("#recipe-ingredients li")).to_have_text(recipe["ingredients"])
+    expect(panel.locator("#recipe-steps li")).to_have_text(recipe["steps"])
+    expect(panel.locator("#recipe-facts")).to_contain_text(f"Total: {recipe['total_minutes']} min")
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+    expect(button).to_be_focused()
+
+    panel_button = panel.get_by_role("button", name="Close")
+    button.click()
+    expect(heading).to_have_text(recipe["title"])
+    panel_button.click()
     expect(panel).to_be_hidden()
     expect(button).to_be_focused()
 
 
+def test_a_recipe_that_cannot_be_loaded_keeps_the_sources_title(page: Page):
+    button = answers(page).first.locator("button.source").first
+    # As if the recipe endpoint were not deployed: the route itself answers 404, not as JSON.
+    page.route("**/api/recipes/**", lambda route: route.fulfill(status=404, body="Not Found"))
+    try:
+        button.click()
+        panel = page.get_by_role("dialog")
+        expect(panel.get_by_role("heading", level=2)).to_have_text(button.inner_text())
+        expect(panel).to_contain_text(
+            "The full recipe could not be loaded: The app answered with an error (404)."
+        )
+        expect(panel.locator("#recipe-ingredients")).to_be_hidden()
+        panel.get_by_role("button", name="Close").click()
+        expect(panel).to_be_hidden()
+    finally:
+        page.unroute("**/api/recipes/**")
+
+
 def test_an_error_shows_the_servers_message_and_keeps_the_text_to_retry(page: Page, llm):
     scripted, _ = llm
-    scripted.fail_next_cheapest = True
+    scripted.fail_once.add(FAILING)
     composer = page.get_by_label("Your message")
 
-    composer.fill("And the cheapest of them?")
-    composer.press("Enter")
+    send(page, FAILING)
 
     expect(page.get_by_role("alert")).to_contain_text("The language model failed. Please try again.")
-    expect(composer).to_have_value("And the cheapest of them?")
+    expect(composer).to_have_value(FAILING)
+    expect(page.get_by_role("button", name="Send")).to_be_enabled()
     assert len(histories(page)[1]) == 3  # nothing half-done entered either history
+    assert len(histories(page)[0]) == 3
 
     page.get_by_role("button", name="Try again").click()
 
-    expect(page.locator("#log .turn.assistant")).to_have_count(4)
+    expect(answers(page)).to_have_count(4)
     expect(page.get_by_role("alert")).to_be_hidden()
     expect(composer).to_have_value("")
+    assert histories(page)[1] == [FIRST, FOLLOW_UP, THIRD, FAILING]
 
 
-def test_a_reload_keeps_the_conversation_and_new_chat_clears_it(page: Page):
+def test_a_reload_keeps_the_conversation(page: Page):
     before = histories(page)
+    texts = page.locator("#log .turn .text").all_inner_texts()
+    sources = page.locator("#log button.source").all_inner_texts()
 
     page.reload()
 
-    expect(page.locator("#log .turn.user")).to_have_count(4)
+    expect(page.locator("#log .turn .text")).to_have_text(texts)
+    expect(page.locator("#log button.source")).to_have_text(sources)
+    expect(page.locator("#log .turn.user").nth(1).locator("details.searched p")).to_have_text(before[0][1])
     assert histories(page) == before
-    page.get_by_role("button", name="New chat").click()
-    expect(page.locator("#log .turn")).to_have_count(0)
-    assert page.evaluate("() => sessionStorage.getItem('recipe-chat.v1')") is None
+    expect(page.locator("#empty")).to_be_hidden()
 
 
-def test_the_page_fits_a_phone_and_keeps_its_content_security_policy(page: Page, site: str):
-    messages: list[str] = []
-    page.on("console", lambda message: messages.append(message.text))
+def test_the_page_fits_a_phone(page: Page, site: str):
     page.set_viewport_size({"width": 375, "height": 700})
-    page.goto(site)
+    try:
+        page.goto(site)
+        expect(answers(page)).to_have_count(4)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        expect(page.get_by_label("Your message")).to_be_in_viewport()
+        expect(page.get_by_role("button", name="Send")).to_be_in_viewport()
+        expect(page.get_by_role("button", name="New chat")).to_be_in_viewport()
+        button = answers(page).nth(1).locator("button.source")
+        button.click()
+        panel = page.get_by_role("dialog")
+        expect(panel.locator("#recipe-steps li").first).to_be_visible()
+        box = panel.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375
+        panel.get_by_role("button", name="Close").click()
+        expect(panel).to_be_hidden()
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 800})
 
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
-    expect(page.get_by_label("Your message")).to_be_visible()
-    assert not [m for m in messages if "Content Security Policy" in m]
+
+def test_light_and_dark_follow_the_system(page: Page):
+    body = page.locator("body")
+
+    page.emulate_media(color_scheme="dark")
+    expect(body).to_have_css("background-color", "rgb(22, 21, 19)")
+    expect(body).to_have_css("color", "rgb(236, 232, 225)")
+    page.emulate_media(color_scheme="light")
+    expect(body).to_have_css("background-color", "rgb(251, 250, 247)")
+    expect(body).to_have_css("color", "rgb(29, 27, 24)")
+
+
+def test_new_chat_clears_both_histories_and_drops_the_answer_under_way(page: Page, llm):
+    scripted, _ = llm
+    scripted.hold[HELD] = held = threading.Event()
+    send(page, HELD)
+    expect(page.get_by_role("status")).to_contain_text("Looking through the recipes")
+
+    page.get_by_role("button", name="New chat").click()
+
+    expect(page.locator("#log .turn")).to_have_count(0)
+    expect(page.locator("#empty")).to_be_visible()
+    expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    expect(page.get_by_label("Your message")).to_be_focused()
+    assert page.evaluate(f"() => sessionStorage.getItem('{STORE_KEY}')") is None
+    held.set()
+
+    # A fresh first turn: no history is sent, and the held answer never appears.
+    send(page, FIRST)
+    expect(answers(page)).to_have_count(1)
+    expect(page.locator("#log .turn.user .text")).to_have_text([FIRST])
+    assert histories(page) == ([FIRST], [FIRST])
+    assert [m["role"] for m in scripted.answers[-1]] == ["system", "user"]
+    expect(page.get_by_role("alert")).to_be_hidden()
+
+
+def test_no_script_error_or_policy_violation_happened(tab: Tab):
+    assert tab.problems == []
+
+
+def test_the_static_web_app_serves_the_page_with_its_headers(site: str):
+    deep_link = httpx.get(f"{site}recipes/some/deep/link", timeout=30)
+    assert deep_link.status_code == 200
+    assert '<script type="module" src="/app.js"></script>' in deep_link.text
+    headers = deep_link.headers
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert "script-src 'self';" in headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["x-frame-options"] == "DENY"
+    assert headers["referrer-policy"] == "no-referrer"
+
+    # /api/* is never answered with the page, and a missing file is not the page either.
+    missing_api = httpx.get(f"{site}api/no-such-route", timeout=30)
+    assert missing_api.status_code == 404 and "<html" not in missing_api.text
+    assert httpx.get(f"{site}no-such-file.js", timeout=30).status_code == 404

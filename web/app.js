@@ -3,17 +3,24 @@
 // the user typed and what came back. Both live in sessionStorage, so a reload keeps the chat.
 
 const STORE = "recipe-chat.v1";
+// The most recent API messages sent with a request. The back end reads only its own, shorter
+// window (HISTORY_MAX_MESSAGES) and refuses a conversation over MAX_CONVERSATION_MESSAGES, so
+// a long chat must not send everything it has kept.
+const API_WINDOW = 20;
 const $ = (id) => document.getElementById(id);
 const els = {
-  log: $("log"), empty: $("empty"), announce: $("announce"), form: $("ask"), input: $("message"),
-  send: $("send"), status: $("status"), error: $("error"), errorText: $("error-text"), retry: $("retry"),
-  newChat: $("new-chat"), dialog: $("recipe"), title: $("recipe-title"), facts: $("recipe-facts"),
-  description: $("recipe-description"), ingredients: $("recipe-ingredients"), steps: $("recipe-steps"),
-  close: $("recipe-close"),
+  chat: $("chat"), log: $("log"), empty: $("empty"), announce: $("announce"), form: $("ask"),
+  input: $("message"), send: $("send"), status: $("status"), error: $("error"), errorText: $("error-text"),
+  retry: $("retry"), newChat: $("new-chat"), dialog: $("recipe"), title: $("recipe-title"),
+  facts: $("recipe-facts"), description: $("recipe-description"), body: $("recipe-body"),
+  ingredients: $("recipe-ingredients"), steps: $("recipe-steps"), close: $("recipe-close"),
 };
 
 let state = load();
-let busy = false;
+// The request under way, if any: "New chat" aborts it, so that its answer never lands in the new chat.
+let running = null;
+// Which recipe the panel shows: an answer for a recipe the user has since left is dropped.
+let recipeShown = 0;
 
 function load() {
   try {
@@ -35,7 +42,8 @@ async function call(path, options = {}) {
   let response;
   try {
     response = await fetch(path, options);
-  } catch {
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
     throw new ApiError("The app could not be reached. Check your connection and try again.");
   }
   const data = await response.json().catch(() => ({}));
@@ -43,8 +51,10 @@ async function call(path, options = {}) {
   return data;
 }
 
-const post = (path, body) =>
-  call(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const post = (path, body, signal) =>
+  call(path, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
+  });
 
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
@@ -54,7 +64,9 @@ function element(tag, props = {}, ...children) {
 
 function turn(entry) {
   if (entry.role === "user") {
-    const item = element("li", { className: "turn user" }, element("p", { className: "text", textContent: entry.text }));
+    const item = element("li", { className: "turn user" },
+      element("h2", { className: "visually-hidden", textContent: "You asked" }),
+      element("p", { className: "text", textContent: entry.text }));
     if (entry.searched) {
       const searched = element("details", { className: "searched" },
         element("summary", { textContent: "Searched for" }), element("p", { textContent: entry.searched }));
@@ -62,9 +74,12 @@ function turn(entry) {
     }
     return item;
   }
-  const item = element("li", { className: "turn assistant" }, element("p", { className: "text", textContent: entry.text }));
+  const item = element("li", { className: "turn assistant" },
+    element("h2", { className: "visually-hidden", textContent: "The assistant answered" }),
+    element("p", { className: "text", textContent: entry.text }));
   if (entry.sources?.length) {
-    const list = element("ul", { className: "sources", ariaLabel: "Sources" });
+    const list = element("ul", { className: "sources" });
+    list.setAttribute("aria-label", "Sources");
     for (const source of entry.sources) {
       const button = element("button", { type: "button", className: "source", textContent: source.title });
       button.dataset.recipeId = source.id;
@@ -75,15 +90,30 @@ function turn(entry) {
   return item;
 }
 
+// Draws the turns not yet on screen, so that what the user opened (a "Searched for" line) and
+// where the focus is stay as they were.
 function render() {
-  els.log.replaceChildren(...state.shown.map(turn));
+  if (els.log.children.length > state.shown.length) els.log.replaceChildren();
+  els.log.append(...state.shown.slice(els.log.children.length).map(turn));
   els.empty.hidden = state.shown.length > 0;
+  reveal();
+}
+
+// Scroll to the end of the chat, unless the latest question would then be out of sight: a long
+// answer is shown from its question down.
+function reveal() {
+  const last = els.log.lastElementChild;
+  if (!last) return;
+  const question = last.previousElementSibling ?? last;
+  els.chat.scrollTop = els.chat.scrollHeight;
+  if (question.getBoundingClientRect().top < els.chat.getBoundingClientRect().top) {
+    question.scrollIntoView({ block: "start" });
+  }
 }
 
 function setBusy(on, message = "") {
-  busy = on;
   els.send.disabled = on;
-  els.input.setAttribute("aria-busy", String(on));
+  els.log.setAttribute("aria-busy", String(on));
   els.status.textContent = message;
   document.body.classList.toggle("busy", on);
 }
@@ -93,15 +123,23 @@ function showError(message) {
   els.error.hidden = false;
 }
 
+function announce(text) {
+  // Emptied first, so that an answer equal to the previous one is read out too.
+  els.announce.textContent = "";
+  requestAnimationFrame(() => { els.announce.textContent = text; });
+}
+
 async function ask(typed) {
-  if (busy || !typed.trim()) return;
+  if (running || !typed.trim()) return;
+  const request = (running = new AbortController());
   els.error.hidden = true;
   setBusy(true, "Understanding your question…");
   try {
-    const conversation = state.api;
-    const { question } = await post("/api/chat/reformulate", { userMessage: typed, conversation });
+    const conversation = state.api.slice(-API_WINDOW);
+    const { question } = await post(
+      "/api/chat/reformulate", { userMessage: typed, conversation }, request.signal);
     setBusy(true, "Looking through the recipes…");
-    const reply = await post("/api/chat", { userMessage: question, conversation });
+    const reply = await post("/api/chat", { userMessage: question, conversation }, request.signal);
     // Only a complete exchange enters the histories: a failure leaves both as they were.
     state.api.push({ role: "user", content: question }, { role: "assistant", content: reply.answer });
     state.shown.push(
@@ -111,11 +149,15 @@ async function ask(typed) {
     save();
     render();
     els.input.value = "";
-    els.announce.textContent = reply.answer;
-    setBusy(false);
+    announce(reply.answer);
   } catch (error) {
-    setBusy(false);
+    if (request.signal.aborted) return;  // "New chat" was pressed: it has reset the page already.
     showError(error instanceof ApiError ? error.message : "Something went wrong on this page. Please try again.");
+  } finally {
+    if (running === request) {
+      running = null;
+      setBusy(false);
+    }
   }
   els.input.focus();
 }
@@ -129,30 +171,38 @@ function fill(list, items) {
   list.replaceChildren(...items.map((text) => element("li", { textContent: text })));
 }
 
-async function openRecipe(id, opener) {
-  els.dialog.returnFocus = opener;
-  els.title.textContent = "Loading…";
-  els.facts.textContent = els.description.textContent = "";
-  fill(els.ingredients, []);
-  fill(els.steps, []);
+function showRecipe(recipe) {
+  els.title.textContent = recipe.title;
+  const diets = { vegetarian: "vegetarian", vegan: "vegan", gluten_free: "gluten-free", dairy_free: "dairy-free" };
+  const facts = [
+    ["Prep", minutes(recipe.prep_minutes)], ["Cook", minutes(recipe.cook_minutes)],
+    ["Total", minutes(recipe.total_minutes)], ["Serves", recipe.servings],
+  ].filter(([, value]) => value).map(([label, value]) => `${label}: ${value}`);
+  const labels = Object.entries(diets).filter(([flag]) => recipe[flag]).map(([, label]) => label);
+  els.facts.textContent = [...facts, ...labels].join(" · ");
+  els.description.textContent = recipe.description ?? "";
+  fill(els.ingredients, recipe.ingredients ?? []);
+  fill(els.steps, recipe.steps ?? []);
+  els.body.hidden = false;
+}
+
+async function openRecipe(button) {
+  const shown = ++recipeShown;
+  els.dialog.returnFocus = button;
+  els.title.textContent = button.textContent;
+  els.facts.textContent = "";
+  els.description.textContent = "Loading the recipe…";
+  els.body.hidden = true;
   els.dialog.showModal();
   els.title.focus();
   try {
-    const recipe = await call(`/api/recipes/${encodeURIComponent(id)}`);
-    els.title.textContent = recipe.title;
-    const diets = { vegetarian: "vegetarian", vegan: "vegan", gluten_free: "gluten-free", dairy_free: "dairy-free" };
-    const facts = [
-      ["Prep", minutes(recipe.prep_minutes)], ["Cook", minutes(recipe.cook_minutes)],
-      ["Total", minutes(recipe.total_minutes)], ["Serves", recipe.servings],
-    ].filter(([, value]) => value).map(([label, value]) => `${label}: ${value}`);
-    const labels = Object.entries(diets).filter(([flag]) => recipe[flag]).map(([, label]) => label);
-    els.facts.textContent = [...facts, ...labels].join(" · ");
-    els.description.textContent = recipe.description;
-    fill(els.ingredients, recipe.ingredients);
-    fill(els.steps, recipe.steps);
+    const recipe = await call(`/api/recipes/${encodeURIComponent(button.dataset.recipeId)}`);
+    if (shown === recipeShown) showRecipe(recipe);
   } catch (error) {
-    els.title.textContent = "This recipe could not be shown";
-    els.description.textContent = error.message;
+    // What the answer gave (the source's title) stays, with the server's reason.
+    if (shown !== recipeShown) return;
+    const reason = error instanceof ApiError ? error.message : "Something went wrong on this page.";
+    els.description.textContent = `The full recipe could not be loaded: ${reason}`;
   }
 }
 
@@ -171,6 +221,9 @@ els.input.addEventListener("keydown", (event) => {
 els.retry.addEventListener("click", () => ask(els.input.value));
 
 els.newChat.addEventListener("click", () => {
+  running?.abort();
+  running = null;
+  setBusy(false);
   state = { api: [], shown: [] };
   sessionStorage.removeItem(STORE);
   els.error.hidden = true;
@@ -181,10 +234,13 @@ els.newChat.addEventListener("click", () => {
 
 els.log.addEventListener("click", (event) => {
   const button = event.target.closest("button.source");
-  if (button) openRecipe(button.dataset.recipeId, button);
+  if (button) openRecipe(button);
 });
 
 els.close.addEventListener("click", () => els.dialog.close());
-els.dialog.addEventListener("close", () => els.dialog.returnFocus?.focus());
+els.dialog.addEventListener("close", () => {
+  recipeShown++;
+  els.dialog.returnFocus?.focus();
+});
 
 render();
