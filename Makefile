@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint eval clean
+.PHONY: setup run test lint eval bench clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -28,6 +28,15 @@ test: setup lint
 # Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
 eval: $(VENV)/.installed
 	$(PY) eval/run_eval.py
+
+# What the back end costs around the model, against LangChain (bench/run.py; about 5 minutes,
+# ARGS=--quick for 1). Writes bench/results.md and bench/latency_vs_turns.png.
+bench: $(VENV)/.installed $(VENV)/.bench-installed
+	$(PY) bench/run.py $(ARGS)
+
+$(VENV)/.bench-installed: bench/requirements-bench.txt
+	$(PY) -m pip install --quiet -r bench/requirements-bench.txt
+	touch $@
 
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
