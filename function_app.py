@@ -8,9 +8,9 @@ responses need no change of types; on Azure they need PYTHON_ENABLE_INIT_INDEXIN
 from __future__ import annotations
 
 import azure.functions as func
-from azurefunctions.extensions.http.fastapi import Request, Response
+from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Response
 
-from app import answerer, chat_protocol, cited_answerer, query_rewriter, recipe_api
+from app import answerer, chat_protocol, cited_answerer, openapi, query_rewriter, recipe_api
 from app.api_models import (
     ChatRequest,
     ChatResponse,
@@ -95,12 +95,24 @@ async def index_recipes(req: Request) -> Response:
     async def run() -> IndexingReport:
         return await recipe_api.index_catalog(req, await get_services(settings), settings)
 
-    return await api_endpoint(req, run)
+    # No deadline: cutting a catalog load short would leave it half written; it is an admin
+    # call, bounded by the embedding retries and host.json's functionTimeout.
+    return await api_endpoint(req, run, timed=False)
 
 
 @app.route(route="recipes/{id}", methods=[func.HttpMethod.DELETE], auth_level=func.AuthLevel.FUNCTION)
 async def delete_recipe(req: Request) -> Response:
     async def run() -> IndexingReport:
         return await recipe_api.delete_recipe(await get_services(settings), req.path_params["id"])
+
+    return await api_endpoint(req, run)
+
+
+@app.route(route="openapi.json", methods=[func.HttpMethod.GET])
+async def openapi_document(req: Request) -> Response:
+    """The OpenAPI 3.1 document of these functions, generated from the models (app/openapi.py)."""
+
+    async def run() -> Response:
+        return JSONResponse(openapi.document())
 
     return await api_endpoint(req, run)

@@ -74,19 +74,6 @@ class ChatRequest(BaseModel):
         texts += [(f"conversation[{i}].content", m.content) for i, m in enumerate(self.conversation)]
         check_lengths(texts, info)
         return self
-        if len(self.conversation) > limits.max_conversation_messages:
-            raise ValueError(
-                f"conversation has {len(self.conversation)} messages; "
-                f"the limit is {limits.max_conversation_messages}"
-            )
-        texts = [("userMessage", self.userMessage)]
-        texts += [(f"conversation[{i}].content", m.content) for i, m in enumerate(self.conversation)]
-        for where, text in texts:
-            if len(text) > limits.max_message_chars:
-                raise ValueError(
-                    f"{where} is {len(text)} characters long; the limit is {limits.max_message_chars}"
-                )
-        return self
 
 
 class ReformulateResponse(BaseModel):

@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from app.recipes import Recipe
+from app.recipes import MAX_MINUTES, Recipe
 from app.text import stem
 
 # A word or short phrase to leave out; letters only, so it is safe in any query language.
@@ -35,7 +35,7 @@ class RecipeFilters(BaseModel):
     vegan: bool | None = None
     gluten_free: bool | None = None
     dairy_free: bool | None = None
-    max_total_minutes: int | None = Field(default=None, ge=0)
+    max_total_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
     exclude: tuple[Excluded, ...] = Field(default=(), max_length=10)
 
     def diet(self) -> dict[str, bool]:

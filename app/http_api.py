@@ -8,6 +8,7 @@ local host and in tests, and can stream when they need to.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -23,13 +24,14 @@ from starlette.responses import JSONResponse, Response
 from app.api_models import describe_errors
 from app.providers import UpstreamError
 from app.services import Services, get_services
-from app.settings import Settings
+from app.settings import Settings, get_settings
 
 log = logging.getLogger("recipe_chat.http")
 
 Body = TypeVar("Body", bound=BaseModel)
 
 INTERNAL_ERROR = "The app encountered an error processing your request."
+DEADLINE_PASSED = "The request took too long. Please try again."
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 
@@ -63,6 +65,17 @@ async def read_bytes(request: Request, limit: int) -> bytes:
     return bytes(raw)
 
 
+def check_unicode(data: object) -> None:
+    """Refuse text no UTF-8 can hold: JSON's escapes let a valid UTF-8 body carry a lone
+    surrogate ("\\ud800"), which would fail deep inside (hashing, SQLite, the SDKs) as a 500."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "The body holds a lone surrogate escape, which is not valid Unicode.") from None
+    except RecursionError:
+        raise ApiError(400, "The body is nested too deeply.") from None
+
+
 async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
     if media_type(request) != "application/json":
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
@@ -75,6 +88,7 @@ async def read_body(request: Request, model: type[Body], settings: Settings) -> 
         raise ApiError(400, "The body is nested too deeply.") from None
     except ValueError as error:
         raise ApiError(400, f"The body is not valid JSON: {error}.") from None
+    check_unicode(data)
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object.")
     try:
@@ -83,15 +97,37 @@ async def read_body(request: Request, model: type[Body], settings: Settings) -> 
         raise ApiError(400, describe_errors(error)) from None
 
 
-async def api_endpoint(request: Request, handle: Callable[[], Awaitable[BaseModel | Response]]) -> Response:
+async def api_endpoint(
+    request: Request,
+    handle: Callable[[], Awaitable[BaseModel | Response]],
+    *,
+    timed: bool = True,
+) -> Response:
     """Run `handle` and shape whatever happens as JSON, with a request id on the response
-    and on the log line."""
+    and on the log line.
+
+    When `timed`, `handle` must have its response ready within REQUEST_DEADLINE_SECONDS, or
+    the caller gets a clean 504: each SDK bounds its own calls,
+    but retries times timeouts, over several calls, would outlast the 45 s after which Static
+    Web Apps gives up on its API. A stream counts as ready once it has begun.
+    """
     started = time.perf_counter()
     incoming = request.headers.get("x-request-id", "")
     request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+    deadline_seconds = get_settings().request_deadline_seconds if timed else None
+    deadline = asyncio.timeout(deadline_seconds)
     try:
-        result = await handle()
+        async with deadline:
+            result = await handle()
         response = result if isinstance(result, Response) else JSONResponse(result.model_dump(mode="json"))
+    except TimeoutError:
+        log.warning(
+            "request %s: timed out (deadline of %s s passed: %s)",
+            request_id,
+            deadline_seconds,
+            deadline.expired(),
+        )
+        response = error_response(504, DEADLINE_PASSED)
     except ApiError as error:
         response = error_response(error.status, error.message)
     except UpstreamError as error:

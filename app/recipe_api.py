@@ -7,8 +7,8 @@ from typing import Any
 
 from starlette.requests import Request
 
-from app.http_api import ApiError, media_type, read_bytes
-from app.indexing import IndexingOptions, IndexingReport, read_items
+from app.http_api import ApiError, check_unicode, media_type, read_bytes
+from app.indexing import IndexingOptions, IndexingReport, InvalidItem, read_items
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 from app.services import Services
 from app.settings import Settings
@@ -59,6 +59,7 @@ async def index_catalog(request: Request, services: Services, settings: Settings
         raise ApiError(400, "The body is not valid UTF-8.") from None
     except (ValueError, RecursionError) as error:
         raise ApiError(400, f"The body is not valid JSON: {error}.") from None
+    check_unicode([[data for _, data in items if not isinstance(data, InvalidItem)], given])
     options = IndexingOptions(
         force_indexing=flag(request, given, "force_indexing", False),
         allow_indexing=flag(request, given, "allow_indexing", True),

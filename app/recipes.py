@@ -10,6 +10,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field
 
 RECIPE_ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,99}$"
+# A year: bounded so that a time fits every store's integers (SQLite's are 64-bit).
+MAX_MINUTES = 525_600
 
 
 class Recipe(BaseModel):
@@ -21,9 +23,9 @@ class Recipe(BaseModel):
     ingredients: list[str] = Field(min_length=1)
     steps: list[str] = Field(min_length=1)
     tags: list[str] = []
-    prep_minutes: int | None = Field(default=None, ge=0)
-    cook_minutes: int | None = Field(default=None, ge=0)
-    total_minutes: int | None = Field(default=None, ge=0)
+    prep_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
+    cook_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
+    total_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
     servings: str | None = None
     vegetarian: bool = False
     vegan: bool = False

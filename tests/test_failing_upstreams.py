@@ -1,0 +1,317 @@
+"""Upstreams on a bad day: each fault gets its documented status and `{"error"}`, with bounded
+retries, nothing internal in the response, and the request id on the response and its log line.
+
+The language model is the real `openai` SDK client over `httpx.MockTransport` (no network, no
+real waiting but the SDK's own backoff where no Retry-After is sent); the search service and Cosmos DB are the
+aiohttp fake of tests/test_azure_providers.py, driven through the real Azure SDKs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+import function_app
+from app.providers import UpstreamError
+from app.providers.openai_clients import OpenAIChatModel, create_client
+from app.retrieval import Retriever
+from app.services import Services, use_services
+from app.settings import Settings
+from tests.test_azure_providers import DOCS, INDEX, SEARCH_KEY, FakeAzure, azure, index, reply, store  # noqa: F401
+
+SECRET = "sk-upstream-secret-never-shown"
+BASE_URL = "http://llm.internal.test/v1"
+RETRIES = 2
+FORBIDDEN_IN_RESPONSES = (
+    SECRET,
+    "llm.internal.test",
+    "Traceback",
+    "Error:",
+    "httpx",
+    "openai",
+    "You are the",
+)
+APP_BODY = {"userMessage": "Which soup is the quickest to cook?"}
+PROTOCOL_BODY = {"messages": [{"role": "user", "content": "Which soup is the quickest to cook?"}]}
+
+Respond = Callable[[httpx.Request], httpx.Response]
+
+
+def completion(content: str | None, finish_reason: str = "stop") -> httpx.Response:
+    message = {"role": "assistant", "content": content}
+    choice = {"index": 0, "finish_reason": finish_reason, "message": message}
+    body = {"id": "c", "object": "chat.completion", "created": 0, "model": "m", "choices": [choice]}
+    return httpx.Response(200, json=body)
+
+
+def chunk(content: str) -> bytes:
+    choice = {"index": 0, "delta": {"content": content}, "finish_reason": None}
+    body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [choice]}
+    return f"data: {json.dumps(body)}\n\n".encode()
+
+
+class FakeOpenAI:
+    """Answers each request with `respond`, and counts them."""
+
+    def __init__(self, respond: Respond) -> None:
+        self.respond = respond
+        self.calls = 0
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.calls += 1
+        return self.respond(request)
+
+
+def llm_over(fake: FakeOpenAI) -> OpenAIChatModel:
+    settings = Settings(openai_base_url=BASE_URL, openai_api_key=SECRET, llm_max_retries=RETRIES)
+    client = create_client(settings, httpx.AsyncClient(transport=httpx.MockTransport(fake)))
+    return OpenAIChatModel(client, "m", response_format_mode="json_schema", temperature=0.0)
+
+
+@pytest.fixture
+def app_over(retriever: Retriever) -> Iterator[Callable[[FakeOpenAI], Any]]:
+    """A client of the app whose language model is the SDK over a fake server."""
+    from starlette.testclient import TestClient
+
+    from local_host import create_app
+
+    clients: list[TestClient] = []
+
+    def start(fake: FakeOpenAI) -> TestClient:
+        use_services(Services(llm=llm_over(fake), retriever=retriever))
+        client = TestClient(create_app())
+        clients.append(client)
+        return client
+
+    yield start
+    use_services(None)
+
+
+def assert_clean(response: Any, status: int, error: str, caplog: pytest.LogCaptureFixture) -> None:
+    assert response.status_code == status, response.text
+    assert response.json() == {"error": error}
+    for secret in FORBIDDEN_IN_RESPONSES:
+        assert secret not in response.text
+    request_id = response.headers["x-request-id"]
+    assert any(request_id in r.getMessage() and str(status) in r.getMessage() for r in caplog.records)
+
+
+BUSY = "The language model is busy. Please try again in a moment."
+FAILED = "The language model failed. Please try again."
+SLOW = "The language model took too long to answer."
+FILTERED = "Your message contains content that was flagged by the content filter."
+
+
+def dropped(request: httpx.Request) -> httpx.Response:
+    raise httpx.RemoteProtocolError("Server disconnected without sending a response.", request=request)
+
+
+def timed_out(request: httpx.Request) -> httpx.Response:
+    raise httpx.ReadTimeout(f"timed out reading {BASE_URL}", request=request)
+
+
+RETRIED_FAULTS = {
+    "429 with Retry-After": (
+        lambda r: httpx.Response(429, headers={"retry-after": "0.01"}, json={}),
+        503,
+        BUSY,
+    ),
+    "429 without Retry-After": (
+        lambda r: httpx.Response(429, headers={"retry-after-ms": "10"}, json={}),
+        503,
+        BUSY,
+    ),
+    "500": (lambda r: httpx.Response(500, json={"error": {"message": f"boom {SECRET}"}}), 502, FAILED),
+    "503": (
+        lambda r: httpx.Response(503, headers={"retry-after": "0.01"}, text="upstream down"),
+        502,
+        FAILED,
+    ),
+    "a timeout": (timed_out, 504, SLOW),
+    "a dropped connection": (dropped, 502, FAILED),
+}
+
+
+@pytest.mark.parametrize("body", [APP_BODY, PROTOCOL_BODY], ids=["app", "protocol"])
+@pytest.mark.parametrize("fault", RETRIED_FAULTS)
+def test_a_failing_model_is_retried_a_bounded_number_of_times_then_a_clean_error(
+    app_over, caplog, fault, body
+):
+    caplog.set_level(logging.INFO)
+    respond, status, error = RETRIED_FAULTS[fault]
+    fake = FakeOpenAI(respond)
+
+    response = app_over(fake).post("/api/chat", json=body)
+
+    assert_clean(response, status, error, caplog)
+    assert fake.calls == RETRIES + 1
+
+
+def test_a_content_filter_refusal_is_a_400_and_not_retried(app_over, caplog):
+    caplog.set_level(logging.INFO)
+    refusal = {"error": {"code": "content_filter", "message": "flagged", "param": "prompt", "type": None}}
+    fake = FakeOpenAI(lambda r: httpx.Response(400, json=refusal))
+
+    response = app_over(fake).post("/api/chat", json=APP_BODY)
+
+    assert_clean(response, 400, FILTERED, caplog)
+    assert fake.calls == 1
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"answer": "Soup', "Sure! Here is some soup.", "", None],
+    ids=["cut JSON", "prose", "empty", "null"],
+)
+def test_a_reply_that_is_not_the_json_asked_for_still_gets_the_matching_recipes(app_over, content):
+    response = app_over(FakeOpenAI(lambda r: completion(content))).post("/api/chat", json=APP_BODY)
+
+    assert response.status_code == 200
+    assert response.json()["answer"].startswith("Sorry, I couldn't put an answer together")
+    assert response.json()["sources"]
+
+
+def test_made_up_source_ids_are_dropped(app_over):
+    made_up = json.dumps({"answer": "Soup.", "sources": [{"id": "unicorn-stew", "title": "Unicorn stew"}]})
+
+    response = app_over(FakeOpenAI(lambda r: completion(made_up))).post("/api/chat", json=APP_BODY)
+
+    assert response.status_code == 200
+    assert response.json() == {"answer": "Soup.", "sources": []}
+
+
+def test_a_stream_cut_halfway_ends_with_an_error_line(app_over, caplog):
+    caplog.set_level(logging.INFO)
+
+    async def cut_short() -> AsyncIterator[bytes]:
+        yield chunk("The quickest ")
+        yield chunk("is the ")
+        raise httpx.RemoteProtocolError("peer closed connection without sending complete message body")
+
+    def respond(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=cut_short())
+
+    response = app_over(FakeOpenAI(respond)).post("/api/chat", json=PROTOCOL_BODY | {"stream": True})
+
+    assert response.status_code == 200
+    lines = [json.loads(line) for line in response.text.splitlines()]
+    assert lines[-1] == {"error": FAILED}
+    assert (
+        "".join(line["choices"][0]["delta"].get("content") or "" for line in lines[:-1]).rstrip()
+        == "The quickest is the"
+    )
+    for secret in FORBIDDEN_IN_RESPONSES:
+        assert secret not in lines[-1]["error"]
+    assert response.headers["x-request-id"]
+
+
+# --- the total deadline --------------------------------------------------------------------------
+
+SWA_LIMIT_SECONDS = 45
+
+
+def test_the_default_deadline_ends_every_request_before_static_web_apps_gives_up():
+    defaults = Settings()
+    # What the SDKs alone allow: up to three model calls, each timeout x (retries + 1), plus
+    # the SDK's waits between tries (it honours a Retry-After of up to 60 s).
+    sdk_worst_case = 3 * (
+        defaults.llm_timeout_seconds * (defaults.llm_max_retries + 1) + 60 * defaults.llm_max_retries
+    )
+
+    assert sdk_worst_case > SWA_LIMIT_SECONDS  # why the deadline exists
+    assert defaults.request_deadline_seconds < SWA_LIMIT_SECONDS
+
+
+class NeverAnswers:
+    """A model whose calls never end: only the deadline can end the request."""
+
+    async def complete(self, *args: Any, **kwargs: Any) -> str:
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def stream(self, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()
+
+
+@pytest.mark.parametrize("body", [APP_BODY, PROTOCOL_BODY, PROTOCOL_BODY | {"stream": True}])
+def test_a_request_past_its_deadline_is_a_clean_504(client, retriever, monkeypatch, caplog, body):
+    caplog.set_level(logging.INFO)
+    monkeypatch.setattr(function_app.settings, "request_deadline_seconds", 0.05)
+    use_services(Services(llm=NeverAnswers(), retriever=retriever))
+
+    response = client.post("/api/chat", json=body)
+
+    assert_clean(response, 504, "The request took too long. Please try again.", caplog)
+
+
+# --- the search service and Cosmos DB ------------------------------------------------------------
+
+
+class ScriptedEmbedder:
+    model, dimensions = "fake", 3
+
+    async def embed(self, texts: Any) -> list[list[float]]:
+        return [[1.0, 0.0, 0.0] for _ in texts]
+
+
+async def post(services: Services, route: str, body: dict[str, Any]) -> httpx.Response:
+    from local_host import create_app
+
+    use_services(services)
+    try:
+        transport = httpx.ASGITransport(app=create_app())
+        async with httpx.AsyncClient(transport=transport, base_url="http://app") as client:
+            return await client.post(route, json=body)
+    finally:
+        use_services(None)
+
+
+@pytest.mark.parametrize("status", [403, 500, 503])
+async def test_a_failing_search_service_is_a_clean_5xx(azure: FakeAzure, index, store, caplog, status):  # noqa: F811
+    caplog.set_level(logging.INFO)
+    azure.on(
+        "POST", f"{INDEX}/docs/search.post.search", reply({"error": {"message": f"key {SEARCH_KEY}"}}, status)
+    )
+    services = Services(
+        llm=llm_over(FakeOpenAI(lambda r: completion("{}"))),
+        retriever=Retriever(ScriptedEmbedder(), index, store),
+    )
+
+    response = await post(services, "/api/retrieve", {"query": "soup", "read_filters": False})
+
+    assert response.status_code in (502, 503)
+    assert set(response.json()) == {"error"}
+    assert SEARCH_KEY not in response.text and azure.url not in response.text
+    assert response.headers["x-request-id"]
+
+
+async def test_a_failing_recipe_store_is_a_clean_502(azure: FakeAzure, index, store, caplog):  # noqa: F811
+    azure.on(
+        "POST",
+        f"{INDEX}/docs/search.post.search",
+        reply({"value": [{"id": "aljotta", "@search.score": 0.1}]}),
+    )
+    azure.on("GET", DOCS + "*", reply({"code": "ServiceUnavailable", "message": "down"}, 503))
+    services = Services(
+        llm=llm_over(FakeOpenAI(lambda r: completion("{}"))),
+        retriever=Retriever(ScriptedEmbedder(), index, store),
+    )
+
+    response = await post(services, "/api/retrieve", {"query": "soup", "read_filters": False})
+
+    assert response.status_code in (502, 503)
+    assert set(response.json()) == {"error"}
+    assert azure.url not in response.text
+    assert response.headers["x-request-id"]
+
+
+def test_upstream_errors_keep_their_cause_out_of_the_message():
+    error = UpstreamError("The search service failed. Please try again.")
+
+    assert str(error) == error.public_message
