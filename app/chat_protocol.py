@@ -11,6 +11,7 @@ would turn a stream back into one late reply.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -19,11 +20,11 @@ from collections.abc import AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import JSONResponse
 
 from app.api_models import Message, check_lengths, limits
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
-from app.http_api import INTERNAL_ERROR
+from app.http_api import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
 from app.providers import UpstreamError
 
 if TYPE_CHECKING:
@@ -228,23 +229,36 @@ def server_sent_event(event: Mapping[str, Any]) -> str:
     return f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
 
 
-def streaming_response(answer: StartedAnswer, session_state: Any, *, event_stream: bool) -> StreamingResponse:
+def streaming_response(answer: StartedAnswer, session_state: Any, *, event_stream: bool) -> TimedStream:
     """The chunks, framed for the client. Once the stream has begun the status is sent, so a
-    failure after that is a last `{"error": ...}` event, as the protocol says."""
+    failure after that, or the request's deadline passing, is a last `{"error": ...}` event,
+    as the protocol says."""
     frame: Callable[[Mapping[str, Any]], str] = server_sent_event if event_stream else json_line
 
     async def events() -> AsyncIterator[str]:
+        stream = chunks(answer, session_state)
         try:
-            async for event in chunks(answer, session_state):
+            while True:
+                # The deadline bounds each step, never a `yield`: a timeout left open across
+                # one would cancel whatever the consumer of the stream is doing at the time.
+                async with asyncio.timeout_at(response.deadline_at):
+                    event = await anext(stream, None)
+                if event is None:
+                    break
                 yield frame(event)
+        except TimeoutError:
+            log.warning("request %s: the deadline passed during the stream", request_id())
+            yield frame({"error": DEADLINE_PASSED})
         except UpstreamError as error:
             log.warning("request %s: upstream failure in the stream: %r", request_id(), error.__cause__)
             yield frame({"error": error.public_message})
         except Exception:
             log.exception("request %s: the stream failed", request_id())
             yield frame({"error": INTERNAL_ERROR})
+        finally:
+            await stream.aclose()
 
-    response = StreamingResponse(
+    response = TimedStream(
         events(),
         media_type=EVENT_STREAM if event_stream else JSON_LINES,
         # Proxies that honour these (nginx, and others that copy it) pass each event on at once.

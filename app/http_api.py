@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from app.api_models import describe_errors
 from app.providers import UpstreamError
@@ -63,6 +63,14 @@ async def read_bytes(request: Request, limit: int) -> bytes:
         if len(raw) > limit:
             raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
     return bytes(raw)
+
+
+class TimedStream(StreamingResponse):
+    """A stream that the request's deadline still bounds once it has begun. api_endpoint sets
+    `deadline_at` (on the event loop's clock) before the body is sent; the stream ends itself,
+    in its own framing, when that passes."""
+
+    deadline_at: float | None = None
 
 
 def check_unicode(data: object) -> None:
@@ -109,7 +117,8 @@ async def api_endpoint(
     When `timed`, `handle` must have its response ready within REQUEST_DEADLINE_SECONDS, or
     the caller gets a clean 504: each SDK bounds its own calls,
     but retries times timeouts, over several calls, would outlast the 45 s after which Static
-    Web Apps gives up on its API. A stream counts as ready once it has begun.
+    Web Apps gives up on its API. A TimedStream that is still going at the deadline ends
+    with an error event instead.
     """
     started = time.perf_counter()
     incoming = request.headers.get("x-request-id", "")
@@ -120,6 +129,8 @@ async def api_endpoint(
         async with deadline:
             result = await handle()
         response = result if isinstance(result, Response) else JSONResponse(result.model_dump(mode="json"))
+        if isinstance(response, TimedStream):
+            response.deadline_at = deadline.when()
     except TimeoutError:
         log.warning(
             "request %s: timed out (deadline of %s s passed: %s)",

@@ -53,6 +53,11 @@ class Settings(BaseSettings):
     # under the 45 s after which Static Web Apps gives up on its API; this does.
     request_deadline_seconds: float = Field(default=40.0, gt=0)
 
+    # Each call to AI Search or Cosmos DB. The SDKs' own defaults (300 s per read, up to ten
+    # retries, and up to 30 s waiting out Cosmos DB's throttling) would outlast any request.
+    azure_timeout_seconds: float = Field(default=10.0, gt=0)
+    azure_max_retries: int = Field(default=2, ge=0)
+
     # Azure AI Search: chosen when the endpoint is set. No key means Entra ID.
     azure_search_endpoint: str | None = None
     azure_search_api_key: SecretStr | None = None

@@ -6,8 +6,10 @@ whole pipeline and their default async transport, with no network and no Azure a
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 import pytest
@@ -26,7 +28,7 @@ COSMOS_KEY = "Y29zbW9zLWtleS1uZXZlci1zaG93bg=="  # base64, as Cosmos account key
 INDEX = "/indexes('recipes')"
 DOCS = "/dbs/recipe-chat/colls/recipes/docs/"
 
-Handler = Callable[[web.Request, str], web.Response]
+Handler = Callable[[web.Request, str], web.Response | Awaitable[web.Response]]
 
 
 @dataclass(frozen=True)
@@ -49,12 +51,13 @@ class FakeAzure:
     routes: dict[tuple[str, str], Handler] = field(default_factory=dict)
     seen: list[Seen] = field(default_factory=list)
 
-    def settings(self) -> Settings:
+    def settings(self, **overrides: object) -> Settings:
         return Settings(
             azure_search_endpoint=self.url,
             azure_search_api_key=SEARCH_KEY,
             azure_cosmos_endpoint=self.url + "/",
             azure_cosmos_key=COSMOS_KEY,
+            **overrides,
         )
 
     def on(self, method: str, path: str, handler: Handler) -> None:
@@ -66,6 +69,15 @@ class FakeAzure:
 
 def reply(payload: dict, status: int = 200, **headers: str) -> Handler:
     return lambda request, body: web.json_response(payload, status=status, headers=headers)
+
+
+async def never_answer(request: web.Request, body: str) -> web.Response:
+    await asyncio.Event().wait()
+    raise AssertionError("unreachable")
+
+
+# Left to the SDKs' defaults, a silent service holds a call for 300 s per try, ten tries.
+QUICK_GIVE_UP = {"azure_timeout_seconds": 0.2, "azure_max_retries": 1}
 
 
 @pytest.fixture
@@ -80,7 +92,8 @@ async def azure() -> AsyncIterator[FakeAzure]:
         if handler is None and path.startswith(DOCS):  # any single document
             handler = fake.routes.get((request.method, DOCS + "*"))
         if handler is not None:
-            return handler(request, body)
+            response = handler(request, body)
+            return await response if inspect.isawaitable(response) else response
         if path == "/":  # Cosmos asks for the account's regions first.
             here = [{"name": "local", "databaseAccountEndpoint": fake.url + "/"}]
             return web.json_response({"id": "local", "writableLocations": here, "readableLocations": here})
@@ -209,6 +222,20 @@ async def test_a_search_failure_becomes_a_safe_public_error(azure: FakeAzure, in
     assert raised.value.public_message == "The search service failed. Please try again."
     assert not raised.value.retryable
     assert SEARCH_KEY not in str(raised.value)
+
+
+async def test_a_silent_search_service_is_given_up_on_after_the_set_timeout(azure: FakeAzure):
+    azure.on("POST", f"{INDEX}/docs/search.post.search", never_answer)
+    index = AzureSearchIndex(azure.settings(**QUICK_GIVE_UP))
+
+    with pytest.raises(UpstreamError) as raised:
+        await index.search("soup", [1.0], top=3)
+    await index.close()
+
+    assert (raised.value.status, raised.value.public_message) == (
+        504,
+        "The search service took too long to answer.",
+    )
 
 
 # --- Azure AI Search: the index and its documents ------------------------------------------------
@@ -410,3 +437,17 @@ async def test_a_store_failure_becomes_a_safe_public_error(azure: FakeAzure, sto
 
     assert raised.value.public_message == "The recipe store failed. Please try again."
     assert COSMOS_KEY not in str(raised.value)
+
+
+async def test_a_silent_store_is_given_up_on_after_the_set_timeout(azure: FakeAzure):
+    azure.on("GET", DOCS + "*", never_answer)
+    store = CosmosRecipeStore(azure.settings(**QUICK_GIVE_UP))
+
+    with pytest.raises(UpstreamError) as raised:
+        await store.get_many(["aljotta"])
+    await store.close()
+
+    assert (raised.value.status, raised.value.public_message) == (
+        504,
+        "The recipe store took too long to answer.",
+    )

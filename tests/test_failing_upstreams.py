@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 import function_app
-from app.providers import UpstreamError
+from app.providers import ChatStream, UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, create_client
 from app.retrieval import Retriever
 from app.services import Services, use_services
@@ -248,6 +248,42 @@ def test_a_request_past_its_deadline_is_a_clean_504(client, retriever, monkeypat
     response = client.post("/api/chat", json=body)
 
     assert_clean(response, 504, "The request took too long. Please try again.", caplog)
+
+
+class StallsMidStream:
+    """A model that writes a few words of its answer and then nothing more, ever."""
+
+    def __init__(self) -> None:
+        self.stopped = False
+
+    async def stream(self, *args: Any, **kwargs: Any) -> ChatStream:
+        async def parts() -> AsyncIterator[str]:
+            try:
+                yield "The quickest "
+                await asyncio.Event().wait()
+            finally:
+                self.stopped = True
+
+        return ChatStream(parts(), "m")
+
+
+@pytest.mark.parametrize("accept", ["application/json", "text/event-stream"])
+def test_a_stream_past_its_deadline_ends_with_an_error_event(client, retriever, monkeypatch, caplog, accept):
+    caplog.set_level(logging.INFO)
+    # Long enough for retrieval to finish first, so the deadline falls inside the stream.
+    monkeypatch.setattr(function_app.settings, "request_deadline_seconds", 1.0)
+    model = StallsMidStream()
+    use_services(Services(llm=model, retriever=retriever))
+
+    response = client.post("/api/chat", json=PROTOCOL_BODY | {"stream": True}, headers={"accept": accept})
+
+    assert response.status_code == 200
+    events = [json.loads(line.removeprefix("data: ")) for line in response.text.splitlines() if line]
+    assert events[1]["choices"][0]["delta"]["content"].startswith("The quickest")
+    assert events[-1] == {"error": "The request took too long. Please try again."}
+    assert model.stopped  # the model was told to stop, not left writing for nobody
+    request_id = response.headers["x-request-id"]
+    assert any(request_id in r.getMessage() and "deadline" in r.getMessage() for r in caplog.records)
 
 
 # --- the search service and Cosmos DB ------------------------------------------------------------

@@ -130,11 +130,29 @@ def search_document(doc: IndexDocument) -> dict[str, Any]:
     }
 
 
+def client_limits(settings: Settings) -> dict[str, Any]:
+    """The bounds every Azure SDK client here is built with (both SDKs take these names)."""
+    return {
+        "connection_timeout": settings.azure_timeout_seconds,
+        "read_timeout": settings.azure_timeout_seconds,
+        "retry_total": settings.azure_max_retries,
+        "retry_backoff_max": settings.azure_timeout_seconds,
+    }
+
+
 def azure_failure(error: Exception, service: str) -> UpstreamError:
     """An Azure SDK failure as a safe public error; throttling and transient faults retryable."""
-    from azure.core.exceptions import HttpResponseError, ServiceRequestError, ServiceResponseError
+    from azure.core.exceptions import (
+        HttpResponseError,
+        ServiceRequestError,
+        ServiceRequestTimeoutError,
+        ServiceResponseError,
+        ServiceResponseTimeoutError,
+    )
 
     log.warning("%s failed: %s: %s", service, type(error).__name__, error)
+    if isinstance(error, ServiceRequestTimeoutError | ServiceResponseTimeoutError):
+        return UpstreamError(f"The {service} took too long to answer.", status=504, retryable=True)
     status = getattr(error, "status_code", None)
     retry_after = None
     if isinstance(error, HttpResponseError) and error.response is not None:
@@ -160,8 +178,9 @@ class AzureSearchIndex:
         credential = azure_credential(settings.azure_search_api_key)
         endpoint = settings.azure_search_endpoint or ""
         self._name = settings.azure_search_index
-        self._client = SearchClient(endpoint, self._name, credential, **client_options)
-        self._indexes = SearchIndexClient(endpoint, credential, **client_options)
+        options = client_limits(settings) | client_options
+        self._client = SearchClient(endpoint, self._name, credential, **options)
+        self._indexes = SearchIndexClient(endpoint, credential, **options)
         self._info: IndexInfo | None = None
 
     async def search(

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.providers.azure_credentials import entra_credential
-from app.providers.azure_search import azure_failure
+from app.providers.azure_search import azure_failure, client_limits
 from app.recipes import Recipe
 from app.settings import Settings
 
@@ -26,7 +26,9 @@ class CosmosRecipeStore:
         # Unlike the other Azure SDKs, Cosmos DB takes its account key as a plain string.
         credential = key.get_secret_value() if key else entra_credential()
         self._client = CosmosClient(
-            settings.azure_cosmos_endpoint or "", credential=credential, **client_options
+            settings.azure_cosmos_endpoint or "",
+            credential=credential,
+            **(client_limits(settings) | client_options),
         )
         self._container = self._client.get_database_client(
             settings.azure_cosmos_database
