@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     llm_timeout_seconds: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0)
-    # The whole request, until its response begins: past it the caller gets a clean 504. One
+    # The whole request: past it the caller gets a clean 504 (or a stream, its last event). One
     # LLM call alone may take timeout x (retries + 1) plus the SDK's waits (up to 60 s per
     # Retry-After), and a request makes up to three, so the SDK's bounds cannot keep a request
     # under the 45 s after which Static Web Apps gives up on its API; this does.
