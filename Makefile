@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint eval bench clean
+.PHONY: setup run test lint eval bench load clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -33,6 +33,10 @@ eval: $(VENV)/.installed
 # ARGS=--quick for 1). Writes bench/results.md and bench/latency_vs_turns.png.
 bench: $(VENV)/.installed $(VENV)/.bench-installed
 	$(PY) bench/run.py $(ARGS)
+
+# 3,000 requests from 50 clients at once against the local host (bench/load.py); about a minute.
+load: $(VENV)/.installed
+	$(PY) bench/load.py --markdown bench/load.md $(ARGS)
 
 $(VENV)/.bench-installed: bench/requirements-bench.txt
 	$(PY) -m pip install --quiet -r bench/requirements-bench.txt

@@ -1,12 +1,15 @@
-"""Start the benchmark's servers as subprocesses, wait for them, and read their memory."""
+"""Start the benchmark's servers as subprocesses, wait for them, and read their memory and the
+machine they run on."""
 
 from __future__ import annotations
 
 import os
+import platform
 import socket
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -19,6 +22,37 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def machine() -> dict[str, str]:
+    cpu = platform.processor() or platform.machine()
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    return {
+        "cpu": cpu,
+        "cores": str(os.cpu_count()),
+        "python": platform.python_version(),
+        "os": f"{platform.system()} {platform.release()}",
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def app_env(fake_url: str, db_path: Path, response_format: str) -> dict[str, str]:
+    return {
+        "OPENAI_BASE_URL": f"{fake_url}/v1",
+        "OPENAI_API_KEY": "bench",
+        "OPENAI_CHAT_MODEL": "fake-gpt",
+        "LLM_RESPONSE_FORMAT": response_format,
+        "LOCAL_DB_PATH": str(db_path),
+        # Embeddings stay local (WordLlama): the index in LOCAL_DB_PATH is built with them.
+        "OPENAI_EMBEDDING_MODEL": "",
+        "AZURE_OPENAI_ENDPOINT": "",
+        "AZURE_SEARCH_ENDPOINT": "",
+        "AZURE_COSMOS_ENDPOINT": "",
+        "PYTHONDONTWRITEBYTECODE": "",
+    }
 
 
 def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:

@@ -11,12 +11,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import platform
 import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -34,8 +32,10 @@ from bench.measure import (
     timed,
 )
 from bench.processes import (
+    app_env,
     configure_fake,
     free_port,
+    machine,
     memory_mb,
     start,
     stop,
@@ -68,39 +68,6 @@ QUICK = Sizes(
     bursts=1,
     cold_reps=3,
 )
-
-
-def machine() -> dict[str, str]:
-    cpu = platform.processor() or platform.machine()
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            cpu = line.split(":", 1)[1].strip()
-            break
-    import os
-
-    return {
-        "cpu": cpu,
-        "cores": str(os.cpu_count()),
-        "python": platform.python_version(),
-        "os": f"{platform.system()} {platform.release()}",
-        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-    }
-
-
-def app_env(fake_url: str, db_path: Path, response_format: str) -> dict[str, str]:
-    return {
-        "OPENAI_BASE_URL": f"{fake_url}/v1",
-        "OPENAI_API_KEY": "bench",
-        "OPENAI_CHAT_MODEL": "fake-gpt",
-        "LLM_RESPONSE_FORMAT": response_format,
-        "LOCAL_DB_PATH": str(db_path),
-        # Embeddings stay local (WordLlama): the index in LOCAL_DB_PATH is built with them.
-        "OPENAI_EMBEDDING_MODEL": "",
-        "AZURE_OPENAI_ENDPOINT": "",
-        "AZURE_SEARCH_ENDPOINT": "",
-        "AZURE_COSMOS_ENDPOINT": "",
-        "PYTHONDONTWRITEBYTECODE": "",
-    }
 
 
 def overhead_targets(ours: str, theirs: str) -> list[Target]:
