@@ -97,6 +97,21 @@ async def test_the_answer_asks_for_json_the_way_the_settings_say(mode: str, expe
     assert server.body().get("response_format") == expected
 
 
+async def test_the_body_is_byte_for_byte_what_the_sdks_typed_path_sends():
+    # The messages and schema skip the SDK's client-side walk (it costs CPU, changes nothing).
+    ours, typed = (Server(lambda _: httpx.Response(200, json=completion("x"))) for _ in range(2))
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Dinner? é"}]
+    fmt = {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True}}
+
+    await chat_model(ours).complete(messages, json_schema=SCHEMA, max_tokens=50)
+    sdk = create_client(openai_settings(), typed.client())
+    await sdk.chat.completions.create(
+        model="smollm2", messages=messages, max_tokens=50, temperature=0.0, response_format=fmt
+    )
+
+    assert ours.requests[0].content == typed.requests[0].content
+
+
 async def test_azure_openai_calls_the_deployment_with_its_key_and_api_version():
     server = Server(lambda _: httpx.Response(200, json=completion("ok")))
     settings = Settings(
