@@ -308,18 +308,21 @@ async def post(services: Services, route: str, body: dict[str, Any]) -> httpx.Re
         use_services(None)
 
 
+def over_azure(search_index: Any, recipe_store: Any) -> Services:
+    """The app's services with retrieval through the Azure SDKs, to the aiohttp fake."""
+    return Services(
+        llm=llm_over(FakeOpenAI(lambda r: completion("{}"))),
+        retriever=Retriever(ScriptedEmbedder(), search_index, recipe_store),
+    )
+
+
 @pytest.mark.parametrize("status", [403, 500, 503])
 async def test_a_failing_search_service_is_a_clean_5xx(azure: FakeAzure, index, store, caplog, status):  # noqa: F811
     caplog.set_level(logging.INFO)
     azure.on(
         "POST", f"{INDEX}/docs/search.post.search", reply({"error": {"message": f"key {SEARCH_KEY}"}}, status)
     )
-    services = Services(
-        llm=llm_over(FakeOpenAI(lambda r: completion("{}"))),
-        retriever=Retriever(ScriptedEmbedder(), index, store),
-    )
-
-    response = await post(services, "/api/retrieve", {"query": "soup", "read_filters": False})
+    response = await post(over_azure(index, store), "/api/retrieve", {"query": "soup", "read_filters": False})
 
     assert response.status_code in (502, 503)
     assert set(response.json()) == {"error"}
@@ -334,12 +337,7 @@ async def test_a_failing_recipe_store_is_a_clean_502(azure: FakeAzure, index, st
         reply({"value": [{"id": "aljotta", "@search.score": 0.1}]}),
     )
     azure.on("GET", DOCS + "*", reply({"code": "ServiceUnavailable", "message": "down"}, 503))
-    services = Services(
-        llm=llm_over(FakeOpenAI(lambda r: completion("{}"))),
-        retriever=Retriever(ScriptedEmbedder(), index, store),
-    )
-
-    response = await post(services, "/api/retrieve", {"query": "soup", "read_filters": False})
+    response = await post(over_azure(index, store), "/api/retrieve", {"query": "soup", "read_filters": False})
 
     assert response.status_code in (502, 503)
     assert set(response.json()) == {"error"}
