@@ -3,14 +3,20 @@
 Starts bench/fake_openai.py and the app's local host on loopback, then sends `--requests`
 requests from `--clients` concurrent clients, each client one keep-alive connection, over a
 mix of every chat route and body (reformulate with and without history, the app's chat body,
-the protocol's JSON completion and both stream framings). It checks what a bad day under load
-would show: a failed request (a non-200, a transport error, a stream that ends in
-`{"error"}` or without its finish), memory that keeps growing, and connections left open.
+the protocol's JSON completion and both stream framings), each request its own conversation.
+It checks what a bad day under load would show: a failed request (a non-200, a transport
+error, a stream that ends in `{"error"}` or without its finish, or any answer other than the
+one the fake model gives to that very request's question), memory that keeps growing,
+client connections left open, more connections to the upstream than requests in flight, and
+upstream connections that a call never gave back.
 
 Memory is the app process's resident set, sampled through the run; "growth in the second
 half" compares the sample at half the requests with the last one, past the warm-up where
 caches and pools fill. Connections are the app's own TCP sockets from /proc: those on its
-port (its clients') and those to the fake (its upstream pool).
+port (its clients') and those to the fake (its upstream pool). The pool keeps its idle
+connections, and drops the ones the fake has closed only when it is next used; so after the
+run it waits for the fake's keep-alive to close them, sends one more chat, and then only the
+connection that chat used may be left.
 
 Run: `make load` (3,000 requests from 50 clients), or
 `.venv/bin/python bench/load.py --requests 3000 --clients 50 --markdown bench/load.md`.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import itertools
 import json
 import sys
@@ -32,10 +39,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import uvicorn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import conversations
+from bench.fake_openai import WORD
 from bench.processes import (
     app_env,
     configure_fake,
@@ -48,12 +57,18 @@ from bench.processes import (
 )
 from bench.stats import median, p95
 
-# Growth allowed in the second half of a run, past warm-up: a leak of even 1 KB per request
-# shows over a few thousand requests; allocator noise stays well under this.
+# Growth allowed in the second half of a run, past warm-up. Over the 1,500 requests of a full
+# run's second half that is about 7 KB a request (34 KB over the short form's 300): a leak of
+# a request's body or answer fails it, one of a few hundred bytes only shows in the figure.
+# Without a leak the second half grew by under 0.1 MB in the runs here.
 MEMORY_GROWTH_LIMIT_MB = 10.0
 # How long the app may take to notice that its clients have closed their connections.
 CLOSE_GRACE_S = 10.0
+# The fake closes a connection idle this long (uvicorn's default, which it runs with).
+UPSTREAM_KEEP_ALIVE_S = float(inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default)
 TCP_STATES = {"01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "0A": "LISTEN"}
+TOKENS = 20  # in every answer of the fake model
+ANSWER = (WORD * TOKENS).strip()  # what the fake answers, JSON or streamed, to any question
 
 
 @dataclass(frozen=True)
@@ -62,36 +77,56 @@ class Kind:
 
     name: str
     path: str
-    body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
+    protocol: bool = False  # the AI chat protocol's body, else the app's own
+    stream: bool = False
+    sse: bool = False
+    first_turn: bool = False
 
-    @property
-    def streams(self) -> bool:
-        return bool(self.body.get("stream"))
+    def turn(self, n: int) -> int:
+        # Request n of the run has a conversation of its own (2 to 10 turns, so 9 different
+        # questions per kind): an answer that went to another request shows as the wrong one.
+        return 1 if self.first_turn else 2 + (n // len(MIX)) % 9
+
+    def question(self, n: int) -> str:
+        return conversations.conversation(self.turn(n))[-1]["content"]
+
+    def request(self, n: int) -> tuple[dict[str, Any], dict[str, str]]:
+        """The body and headers of request n."""
+        turn = self.turn(n)
+        if self.protocol:
+            body = conversations.protocol_body(turn, stream=self.stream)
+        else:
+            body = conversations.app_body(turn)
+        headers = {"x-request-id": f"load-{n}"}
+        if self.sse:
+            headers["accept"] = "text/event-stream"
+        return body, headers
 
 
 MIX = [
-    Kind("reformulate, first turn", "/api/chat/reformulate", conversations.app_body(1)),
-    Kind("reformulate", "/api/chat/reformulate", conversations.app_body(3)),
-    Kind("chat, app body", "/api/chat", conversations.app_body(3)),
-    Kind("chat, protocol", "/api/chat", conversations.protocol_body(3)),
-    Kind("chat, protocol stream (JSON lines)", "/api/chat", conversations.protocol_body(3, stream=True)),
-    Kind(
-        "chat, protocol stream (SSE)",
-        "/api/chat",
-        conversations.protocol_body(3, stream=True),
-        {"accept": "text/event-stream"},
-    ),
+    Kind("reformulate, first turn", "/api/chat/reformulate", first_turn=True),
+    Kind("reformulate", "/api/chat/reformulate"),
+    Kind("chat, app body", "/api/chat"),
+    Kind("chat, protocol", "/api/chat", protocol=True),
+    Kind("chat, protocol stream (JSON lines)", "/api/chat", protocol=True, stream=True),
+    Kind("chat, protocol stream (SSE)", "/api/chat", protocol=True, stream=True, sse=True),
 ]
 
 
 @dataclass
 class Sockets:
-    """The app process's TCP sockets, by what they connect."""
+    """The app process's TCP sockets, by what they connect, and their states."""
 
-    clients: int  # on the app's own port, not listening: a client's connection
-    upstream: int  # to the fake model
-    states: dict[str, int]
+    client_states: dict[str, int]  # on the app's own port, not listening: its clients'
+    upstream_states: dict[str, int]  # to the fake model
+
+    @property
+    def clients(self) -> int:
+        return sum(self.client_states.values())
+
+    @property
+    def upstream(self) -> int:
+        return sum(self.upstream_states.values())
 
 
 def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
@@ -103,24 +138,39 @@ def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
-    clients = upstream = 0
-    states: dict[str, int] = {}
+    # /proc/net/tcp is no snapshot: the kernel writes it a page at a time while sockets come
+    # and go, and under load it lists some sockets twice (seen here: 58 rows for 50) and may
+    # skip some. So each socket counts once, by inode; callers re-read where a skip matters.
+    found: dict[str, tuple[bool, str]] = {}  # inode: (a client's, state)
     for table in ("tcp", "tcp6"):
         for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
             fields = line.split()
-            if fields[9] not in inodes:
+            state = TCP_STATES.get(fields[3], fields[3])
+            if fields[9] not in inodes or state == "LISTEN":
                 continue
             local_port = int(fields[1].rsplit(":", 1)[1], 16)
             remote_port = int(fields[2].rsplit(":", 1)[1], 16)
-            state = TCP_STATES.get(fields[3], fields[3])
-            states[state] = states.get(state, 0) + 1
-            if state == "LISTEN":
-                continue
-            if local_port == app_port:
-                clients += 1
-            elif remote_port == upstream_port:
-                upstream += 1
-    return Sockets(clients, upstream, states)
+            if local_port == app_port or remote_port == upstream_port:
+                found[fields[9]] = (local_port == app_port, state)
+    clients: dict[str, int] = {}
+    upstream: dict[str, int] = {}
+    for of_client, state in found.values():
+        group = clients if of_client else upstream
+        group[state] = group.get(state, 0) + 1
+    return Sockets(clients, upstream)
+
+
+async def settled(count: Callable[[], Sockets], busy: Callable[[Sockets], bool], within: float) -> Sockets:
+    """The sockets once `busy` is false on three reads in a row (one read may have skipped a
+    socket), or as they are after `within` seconds."""
+    deadline = time.monotonic() + within
+    quiet = 0
+    while True:
+        sockets = count()
+        quiet = 0 if busy(sockets) else quiet + 1
+        if quiet == 3 or time.monotonic() > deadline:
+            return sockets
+        await asyncio.sleep(0.05)
 
 
 @dataclass
@@ -142,12 +192,22 @@ class LoadResult:
     rss_mb: list[tuple[int, float]] = field(default_factory=list)  # (requests done, MB) through the run
     peak_clients: int = 0
     peak_upstream: int = 0
+    # The app's upstream sockets once the fake has closed the idle ones, then after one more
+    # request: the pool drops closed connections only when it is next used.
+    upstream_idle: Sockets | None = None
+    upstream_reused: Sockets | None = None
+
+    def _half(self) -> tuple[int, float]:
+        return next((done, mb) for done, mb in self.rss_mb if done >= self.requests // 2)
 
     @property
     def memory_growth_mb(self) -> float:
         """Resident memory at the end minus at half the requests (after warm-up)."""
-        half = next(mb for done, mb in self.rss_mb if done >= self.requests // 2)
-        return self.rss_mb[-1][1] - half
+        return self.rss_mb[-1][1] - self._half()[1]
+
+    @property
+    def memory_growth_kb_per_request(self) -> float:
+        return self.memory_growth_mb * 1024 / max(1, self.requests - self._half()[0])
 
     def problems(self) -> list[str]:
         found = []
@@ -156,46 +216,90 @@ class LoadResult:
         if self.memory_growth_mb > MEMORY_GROWTH_LIMIT_MB:
             found.append(f"memory grew {self.memory_growth_mb:.1f} MB in the second half")
         if self.after.clients:
-            found.append(f"{self.after.clients} client connections left open: {self.after.states}")
+            found.append(f"{self.after.clients} client connections left open: {self.after.client_states}")
+        if self.upstream_reused is not None and self.upstream_reused.upstream > 1:
+            # Anything but the one connection that last request used was never given back.
+            found.append(
+                f"{self.upstream_reused.upstream} connections to the upstream held after it had "
+                f"closed its idle ones and one more request: {self.upstream_reused.upstream_states}"
+            )
+        if self.peak_upstream > self.clients:
+            # A request makes its model calls one after another, so each holds at most one
+            # upstream connection: more means some call's connection never went back.
+            found.append(
+                f"{self.peak_upstream} connections to the upstream at once, for at most "
+                f"{self.clients} requests in flight"
+            )
         return found
 
 
-def check_response(kind: Kind, response: httpx.Response, text: str) -> str | None:
-    """Why this response is a failure, or None."""
+def asked(context: dict[str, Any]) -> str | None:
+    """The user's question as the protocol's context reports it."""
+    return next((t["description"] for t in context["thoughts"] if t["title"] == "Original user query"), None)
+
+
+def check_response(kind: Kind, n: int, response: httpx.Response) -> str | None:
+    """Why this response to request n is a failure, or None."""
+    text = response.text
     if response.status_code != 200:
         return f"status {response.status_code}: {text[:200]}"
-    if not kind.streams:
-        body = json.loads(text)
-        return (
-            None if "answer" in body or "question" in body or "choices" in body else f"odd body {text[:200]}"
-        )
+    if (request_id := response.headers.get("x-request-id")) != f"load-{n}":
+        return f"the response carries the request id {request_id!r}"
+    question = kind.question(n)
+    if kind.stream:
+        return check_stream(kind, question, response.headers.get("content-type", ""), text)
+    body = json.loads(text)
+    if kind.path.endswith("/reformulate"):
+        # The fake gives the latest question back as its rewrite, which the app's guard keeps.
+        return None if body == {"question": question} else f"the rewrite of {question!r}: {text[:200]}"
+    if not kind.protocol:
+        good = body["answer"] == ANSWER and len(body["sources"]) == 1
+        return None if good else f"not the model's answer: {text[:200]}"
+    choice = body["choices"][0]
+    if (got := asked(choice["context"])) != question:
+        return f"the answer to {got!r}, asked {question!r}"
+    if choice["message"]["content"] != ANSWER or choice["finish_reason"] != "stop":
+        return f"not the model's answer: {choice['message']}, {choice['finish_reason']}"
+    return None
+
+
+def check_stream(kind: Kind, question: str, content_type: str, text: str) -> str | None:
+    expected_type = "text/event-stream" if kind.sse else "application/json-lines"
+    if not content_type.startswith(expected_type):
+        return f"a stream sent as {content_type!r}"
     events = [json.loads(line.removeprefix("data: ")) for line in text.splitlines() if line.strip()]
     if not events:
         return "an empty stream"
-    if "error" in events[-1]:
-        return f"the stream ended in {events[-1]}"
-    if events[-1]["choices"][0]["finish_reason"] != "stop":
+    if errors := [event for event in events if "error" in event]:
+        return f"the stream carried {errors[0]}"
+    if (got := asked(events[0]["choices"][0]["context"])) != question:
+        return f"the stream answers {got!r}, asked {question!r}"
+    if events[-1]["choices"][0].get("finish_reason") != "stop":
         return "the stream ended without its finish"
-    return None
+    said = "".join(event["choices"][0]["delta"].get("content") or "" for event in events[:-1])
+    return None if said.strip() == ANSWER else f"the stream said {said[:200]!r}"
 
 
 async def one_client(
     base_url: str,
-    turns: Iterator[int],
+    numbers: Iterator[int],
     result: LoadResult,
     done: list[int],
     all_connected: asyncio.Barrier,
     count_sockets: Callable[[], Sockets],
 ) -> None:
+    # One connection per client, kept alive between its requests, as a browser tab would.
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as client:
-        for taken, n in enumerate(turns):
+        for taken, n in enumerate(numbers):
             kind = MIX[n % len(MIX)]
+            body, headers = kind.request(n)
             started = time.perf_counter()
             try:
-                response = await client.post(kind.path, json=kind.body, headers=kind.headers)
-                reason = check_response(kind, response, response.text)
-            except (httpx.HTTPError, ValueError, KeyError, IndexError) as error:
+                response = await client.post(kind.path, json=body, headers=headers)
+                reason = check_response(kind, n, response)
+            # A body of the wrong shape is the app's failure too, not the load test's crash.
+            except (httpx.HTTPError, ValueError, LookupError, TypeError, AttributeError) as error:
                 reason = f"{type(error).__name__}: {error}"
             if reason is None:
                 result.latencies[kind.name].append(time.perf_counter() - started)
@@ -227,26 +331,49 @@ async def drive(
     def count_sockets() -> Sockets:
         return app_sockets(pid, app_port, upstream_port)
 
-    before = count_sockets()
+    # The warm-up's connection may still be closing on the app's side.
+    before = await settled(count_sockets, lambda sockets: sockets.clients > 0, CLOSE_GRACE_S)
     result = LoadResult(requests, clients, call_ms, before=before, after=before)
     done = [0]
-    turns = iter(range(requests))  # shared: each client takes the next request
+    numbers = iter(range(requests))  # shared: each client takes the next request
     watcher = asyncio.create_task(watch(pid, app_port, upstream_port, result, done))
     begun = time.perf_counter()
     all_connected = asyncio.Barrier(clients)
     base_url = f"http://127.0.0.1:{app_port}"
     await asyncio.gather(
-        *(one_client(base_url, turns, result, done, all_connected, count_sockets) for _ in range(clients))
+        *(one_client(base_url, numbers, result, done, all_connected, count_sockets) for _ in range(clients))
     )
     result.seconds = time.perf_counter() - begun
     watcher.cancel()
     result.rss_mb.append((done[0], memory_mb(pid)[0]))
     # Every client has closed its connection; give the app a moment to see each close.
-    deadline = time.monotonic() + CLOSE_GRACE_S
-    while (after := count_sockets()).clients and time.monotonic() < deadline:
-        await asyncio.sleep(0.05)
-    result.after = after
+    result.after = await settled(count_sockets, lambda sockets: sockets.clients > 0, CLOSE_GRACE_S)
+    await reuse_upstream(base_url, requests, result, count_sockets)
     return result
+
+
+async def reuse_upstream(
+    base_url: str, n: int, result: LoadResult, count_sockets: Callable[[], Sockets]
+) -> None:
+    """Wait for the fake to close the app's idle connections, then send one more chat: the
+    app's pool must drop every closed one. A connection that a call never gave back is not in
+    the pool's care, and stays."""
+    result.upstream_idle = await settled(
+        count_sockets,
+        lambda sockets: "ESTABLISHED" in sockets.upstream_states,
+        UPSTREAM_KEEP_ALIVE_S + CLOSE_GRACE_S,
+    )
+    kind = next(kind for kind in MIX if kind.name == "chat, app body")  # two model calls
+    body, headers = kind.request(n)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60) as client:
+        try:
+            response = await client.post(kind.path, json=body, headers=headers)
+            reason = check_response(kind, n, response)
+        except (httpx.HTTPError, ValueError, LookupError, TypeError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}"
+    if reason is not None:
+        result.failures.append(Failure(f"{kind.name}, after the run", reason))
+    result.upstream_reused = max((count_sockets() for _ in range(3)), key=lambda sockets: sockets.upstream)
 
 
 def run_load(requests: int, clients: int, work: Path, *, call_ms: float = 5.0) -> LoadResult:
@@ -263,14 +390,21 @@ def run_load(requests: int, clients: int, work: Path, *, call_ms: float = 5.0) -
         wait_listening(fake_port, fake)
         wait_listening(app_port, host)
         with httpx.Client(timeout=120) as client:
-            configure_fake(client, fake_url, call_ms=call_ms, token_ms=0, prompt_token_ms=0, tokens=20)
+            configure_fake(client, fake_url, call_ms=call_ms, token_ms=0, prompt_token_ms=0, tokens=TOKENS)
             # The first request fills the empty store; then one of each kind warms every path.
-            for kind in MIX:
-                client.post(f"http://127.0.0.1:{app_port}{kind.path}", json=kind.body).raise_for_status()
+            for n, kind in enumerate(MIX):
+                body, headers = kind.request(n)
+                response = client.post(f"http://127.0.0.1:{app_port}{kind.path}", json=body, headers=headers)
+                if reason := check_response(kind, n, response):
+                    raise RuntimeError(f"the warm-up's {kind.name} failed: {reason}")
         return asyncio.run(drive(host.pid, app_port, fake_port, requests, clients, call_ms))
     finally:
         for process in reversed(processes):
             stop(process)
+
+
+def states(counts: dict[str, int]) -> str:
+    return "(" + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) + ")" if counts else ""
 
 
 def markdown(result: LoadResult) -> str:
@@ -297,10 +431,22 @@ def markdown(result: LoadResult) -> str:
         f"| failed requests | {len(result.failures)} |",
         f"| resident memory: after warm-up → at the end | {start_mb:.0f} MB → {end_mb:.0f} MB |",
         f"| growth over the second half (limit {MEMORY_GROWTH_LIMIT_MB:.0f} MB) | "
-        f"{result.memory_growth_mb:+.1f} MB |",
+        f"{result.memory_growth_mb:+.1f} MB ({result.memory_growth_kb_per_request:+.1f} KB a request) |",
         f"| client connections: before, peak, after the clients closed | "
         f"{result.before.clients}, {result.peak_clients}, {result.after.clients} |",
-        f"| connections to the upstream: peak, after | {result.peak_upstream}, {result.after.upstream} |",
+        f"| connections to the upstream: peak (limit {result.clients}, one per request in flight) | "
+        f"{result.peak_upstream} |",
+        f"| … after the clients closed | {result.after.upstream} {states(result.after.upstream_states)} |",
+        *(
+            [
+                f"| … once the upstream had closed the idle ones ({UPSTREAM_KEEP_ALIVE_S:g} s) | "
+                f"{result.upstream_idle.upstream} {states(result.upstream_idle.upstream_states)} |",
+                f"| … after one more chat (limit 1) | "
+                f"{result.upstream_reused.upstream} {states(result.upstream_reused.upstream_states)} |",
+            ]
+            if result.upstream_idle and result.upstream_reused
+            else []
+        ),
     ]
     return "\n".join(lines) + "\n"
 
@@ -309,10 +455,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--call-ms", type=float, default=5.0, help="the fake model's time per call")
     parser.add_argument("--markdown", type=Path, help="also write the tables here")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="recipe-load-"))
-    result = run_load(args.requests, args.clients, work)
+    result = run_load(args.requests, args.clients, work, call_ms=args.call_ms)
     table = markdown(result)
     print(table)
     if args.markdown:

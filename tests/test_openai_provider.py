@@ -98,7 +98,8 @@ async def test_the_answer_asks_for_json_the_way_the_settings_say(mode: str, expe
 
 
 async def test_the_body_is_byte_for_byte_what_the_sdks_typed_path_sends():
-    # The messages and schema skip the SDK's client-side walk (it costs CPU, changes nothing).
+    # The chat calls skip the SDK's typed `create` (its walk of the body and its pydantic
+    # objects cost CPU, change nothing on the wire).
     ours, typed = (Server(lambda _: httpx.Response(200, json=completion("x"))) for _ in range(2))
     messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Dinner? é"}]
     fmt = {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True}}
@@ -110,6 +111,30 @@ async def test_the_body_is_byte_for_byte_what_the_sdks_typed_path_sends():
     )
 
     assert ours.requests[0].content == typed.requests[0].content
+    assert ours.requests[0].headers == typed.requests[0].headers
+
+
+async def test_a_streamed_request_is_byte_for_byte_what_the_sdks_typed_path_sends():
+    def answer(_: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=b"data: [DONE]\n\n", headers={"content-type": "text/event-stream"})
+
+    ours, typed = Server(answer), Server(answer)
+    messages = [{"role": "user", "content": "Dinner? é"}]
+
+    stream = await chat_model(ours).stream(messages, max_tokens=50, temperature=0.3)
+    assert [piece async for piece in stream] == []
+    sdk = create_client(openai_settings(), typed.client())
+    await sdk.chat.completions.create(
+        model="smollm2",
+        messages=messages,
+        max_tokens=50,
+        temperature=0.3,
+        stream=True,
+        stream_options={"include_usage": True},
+    )
+
+    assert ours.requests[0].content == typed.requests[0].content
+    assert ours.requests[0].headers == typed.requests[0].headers
 
 
 async def test_azure_openai_calls_the_deployment_with_its_key_and_api_version():

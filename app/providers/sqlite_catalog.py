@@ -51,9 +51,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS recipes_fts USING fts5(
 );
 """
 
-# BM25 with column weights (title, description, ingredients, tags) as the table's `rank`:
-# ORDER BY rank lets FTS5 rank without a per-row function call from SQL.
-RANK = "INSERT INTO recipes_fts (recipes_fts, rank) VALUES ('rank', 'bm25(6.0, 1.0, 2.0, 3.0)')"
+# BM25 with column weights (title, description, ingredients, tags), lower is better. Called
+# from SQL rather than set as the table's `rank`: FTS5 answers ORDER BY rank by preparing a
+# statement of its own on every query, which made each keyword search a third slower, for the
+# same scores in the same order.
+BM25 = "bm25(recipes_fts, 6.0, 1.0, 2.0, 3.0)"
 
 DOC_COLUMNS = ("id", "content_hash", "embedding", *DIET_FLAGS, "total_minutes")
 # An update keeps the row's rowid, which its keyword row shares.
@@ -99,7 +101,6 @@ class SqliteDatabase:
         self.db.execute("PRAGMA journal_mode=WAL")
         self._migrate(path)
         self.db.executescript(SCHEMA)
-        self.db.execute(RANK)
         self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _migrate(self, path: Path) -> None:
@@ -301,11 +302,11 @@ class SqliteSearchIndex:
             return []
         condition, params = filter_condition(filters)
         rows = self._db.execute(
-            "SELECT d.id, -f.rank FROM recipes_fts f JOIN search_docs d ON d.rowid = f.rowid"
-            f" WHERE recipes_fts MATCH ? AND {condition} ORDER BY f.rank LIMIT ?",
+            f"SELECT d.id, {BM25} AS score FROM recipes_fts f JOIN search_docs d ON d.rowid = f.rowid"
+            f" WHERE recipes_fts MATCH ? AND {condition} ORDER BY score LIMIT ?",
             [query, *params, limit],
         )
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], -row[1]) for row in rows]
 
     def vector_ranking(
         self, vector: Sequence[float], filters: RecipeFilters = NO_FILTERS, limit: int = CANDIDATES
