@@ -18,6 +18,7 @@ from app.api_models import (
     RetrievedRecipe,
     RetrieveRequest,
     RetrieveResponse,
+    Source,
 )
 from app.chat_body import read_chat_body
 from app.http_api import api_endpoint, json_endpoint
@@ -33,10 +34,17 @@ settings = get_settings()
 @app.route(route="chat/reformulate", methods=[func.HttpMethod.POST])
 async def chat_reformulate(req: Request) -> Response:
     async def run(body: ChatRequest, services: Services) -> ReformulateResponse:
+        catalog = services.retriever.catalog
         rewrite = await query_rewriter.reformulate(
-            services.llm, body.userMessage, body.conversation, settings
+            services.llm, body.userMessage, body.conversation, settings, catalog
         )
-        return ReformulateResponse(question=rewrite.question)
+        titles = (await catalog.names.get()).titles
+        return ReformulateResponse(
+            question=rewrite.question,
+            recipes=[Source(id=i, title=titles[i]) for i in rewrite.recipe_ids if i in titles],
+            carried=list(rewrite.carried),
+            rewritten_by=rewrite.by,
+        )
 
     return await json_endpoint(req, ChatRequest, settings, run)
 

@@ -76,13 +76,21 @@ class ChatRequest(BaseModel):
         return self
 
 
-class ReformulateResponse(BaseModel):
-    question: str
-
-
 class Source(BaseModel):
     id: str
     title: str
+
+
+class ReformulateResponse(BaseModel):
+    """The standalone question; beside it, what it was grounded in (clients may ignore it)."""
+
+    question: str
+    # The catalog recipes the question names, titled as the catalog titles them.
+    recipes: list[Source] = []
+    # The user's earlier requests it carries ("vegetarian", "Italian").
+    carried: list[str] = []
+    # Who wrote it: "unchanged", "catalog" (resolved against the catalog) or "model".
+    rewritten_by: str = "unchanged"
 
 
 class ChatResponse(BaseModel):

@@ -118,8 +118,12 @@ def how_rewritten(rewrite: Rewrite, history: Sequence[Message]) -> str:
     if not history:
         return "first turn: the message is already standalone, no model call"
     if rewrite.fallback:
-        return f"the model's rewrite was set aside ({rewrite.fallback}); searched for the message itself"
-    return "rewritten by the model into a standalone question"
+        return f"the model's rewrite was set aside ({rewrite.fallback}); searched for the catalog's rewrite"
+    if rewrite.by == "catalog":
+        return "resolved against the catalog: no model call"
+    if rewrite.by == "unchanged":
+        return "nothing to resolve: the message stands on its own, no model call"
+    return "rewritten by the model into a standalone question, grounded in the catalog"
 
 
 def semantic_options(overrides: Overrides, index: SearchIndex) -> SemanticOptions:
@@ -191,7 +195,9 @@ async def start_answer(
     taken by the provider (so that a refusal, such as the content filter's, is raised here)."""
     overrides = request.overrides
     conversation = request.conversation
-    rewrite = await query_rewriter.reformulate(llm, request.question, conversation, settings)
+    rewrite = await query_rewriter.reformulate(
+        llm, request.question, conversation, settings, retriever.catalog
+    )
     # Diets, a time limit and exclusions are read from the question, as for the app's own body.
     retrieval = await retriever.retrieve_question(
         rewrite.question,

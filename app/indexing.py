@@ -131,6 +131,8 @@ class Indexer:
     index: SearchIndex
     sleep: Sleep = asyncio.sleep
     progress: Callable[[int], None] = field(default=lambda n: None)
+    # Told when recipes were written or deleted: what the app knows of its titles is stale.
+    changed: Callable[[], None] = field(default=lambda: None)
 
     async def run(
         self, items: Iterable[Item], options: IndexingOptions = IndexingOptions()
@@ -156,6 +158,7 @@ class Indexer:
                 self.progress(len(batch))
 
             await asyncio.gather(*(run_batch(batch) for batch in batches))
+            self.changed()
         return report.tally()
 
     async def delete(self, ids: Sequence[str]) -> IndexingReport:
@@ -170,6 +173,7 @@ class Indexer:
         else:
             for recipe_id in ids:
                 report.record(recipe_id, "deleted")
+            self.changed()
         return report.tally()
 
     async def _retrying(self, call: Callable[[], Awaitable[T]], options: IndexingOptions) -> T:

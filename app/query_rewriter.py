@@ -1,5 +1,11 @@
 """Rewrite the latest user message into a standalone question, and check the rewrite.
 
+First the catalog resolver (app/references.py) finds what the message refers to: the recipes
+the conversation named, and the constraints the user set earlier. On the embedded model its
+rewrite is the answer: deterministic, no model call. With a cloud model the model writes the
+rewrite, given the resolved recipes as grounding, and the guard checks that it kept them;
+when it did not, the resolver's rewrite stands.
+
 The history is handed to the model as one transcript inside a single user turn, after a few
 worked examples, rather than as chat turns: small models shown chat turns tend to carry on
 the conversation (answer the question) instead of rewriting it.
@@ -16,6 +22,8 @@ from app.api_models import Message
 from app.history import estimate_tokens, recent_history
 from app.prompts import examples, prompt
 from app.providers import ChatModel, ChatTurn
+from app.recipe_names import RecipeNames
+from app.references import Catalog, Resolution
 from app.settings import Settings
 from app.text import content_words, stem
 
@@ -40,25 +48,55 @@ QUESTION_START = re.compile(
 @dataclass(frozen=True)
 class Rewrite:
     question: str
-    # Why the model's rewrite was set aside for the user's own words; None when it was used
-    # or when no model call was needed.
+    # Why the model's rewrite was set aside; None when it was used or no model was asked.
     fallback: str | None = None
+    # The catalog recipes the question names, and the earlier constraints it carries.
+    recipe_ids: tuple[str, ...] = ()
+    carried: tuple[str, ...] = ()
+    # Who wrote it: "unchanged" (a first turn, or nothing to resolve), "catalog" or "model".
+    by: str = "unchanged"
 
 
-def transcript(history: Sequence[Message], question: str) -> str:
+def from_resolution(resolution: Resolution, fallback: str | None = None) -> Rewrite:
+    return Rewrite(
+        resolution.question,
+        fallback,
+        tuple(resolution.recipe_ids),
+        tuple(resolution.carried),
+        "catalog" if resolution.rule else "unchanged",
+    )
+
+
+def transcript(history: Sequence[Message], question: str, grounding: Sequence[str] = ()) -> str:
     lines = ["Conversation:"]
     lines.extend(f"{turn.role.capitalize()}: {' '.join(turn.content.split())}" for turn in history)
     lines.append(f"Latest question: {' '.join(question.split())}")
+    lines.extend(grounding)
     return "\n".join(lines)
 
 
-def rewrite_messages(history: Sequence[Message], question: str) -> list[ChatTurn]:
+def grounding_lines(resolution: Resolution, names: RecipeNames) -> list[str]:
+    """What the resolver found, for the model to name as the catalog does."""
+    lines = []
+    if resolution.recipe_ids:
+        titles = "; ".join(names.titles[i] for i in resolution.recipe_ids)
+        lines.append(f"Catalog recipes it refers to: {titles}")
+    if resolution.carried:
+        lines.append(f"Earlier requests it keeps: {', '.join(resolution.carried)}")
+    return lines
+
+
+def rewrite_messages(
+    history: Sequence[Message], question: str, grounding: Sequence[str] = ()
+) -> list[ChatTurn]:
     messages: list[ChatTurn] = [{"role": "system", "content": prompt("reformulate_system")}]
     for example in examples("reformulate_examples"):
         shown = [Message.model_validate(turn) for turn in example["conversation"]]
-        messages.append({"role": "user", "content": transcript(shown, example["question"])})
+        messages.append(
+            {"role": "user", "content": transcript(shown, example["question"], example.get("grounding", []))}
+        )
         messages.append({"role": "assistant", "content": example["rewrite"]})
-    messages.append({"role": "user", "content": transcript(history, question)})
+    messages.append({"role": "user", "content": transcript(history, question, grounding)})
     return messages
 
 
@@ -83,40 +121,84 @@ def dropped_words(text: str, question: str) -> list[str]:
     return [w for w in content_words(question) if stem(w) not in kept]
 
 
-def check_rewrite(candidate: str, question: str, history: Sequence[Message] = ()) -> Rewrite:
-    """The model's rewrite if it is plausible, else the user's own message and the reason."""
+def lost_grounding(text: str, resolution: Resolution, names: RecipeNames) -> str | None:
+    """Why a model's rewrite fails what the catalog knows, or None: it must name every recipe
+    the message refers to, keep the earlier requests, and name no other catalog recipe."""
+    named = names.named(text)
+    if any(i not in named for i in resolution.recipe_ids):
+        return "drops a recipe the message refers to"
+    if any(i not in resolution.recipe_ids for i in named if i not in names.named(resolution.question)):
+        return "names a recipe the message does not refer to"
+    kept = {stem(w) for w in content_words(text)}
+    if any(not {stem(w) for w in content_words(c)} <= kept for c in resolution.carried):
+        return "drops an earlier request"
+    return None
+
+
+def kept_words(question: str, resolution: Resolution) -> str:
+    """The user's words a rewrite must keep: those the resolver kept ("the noodle one" may
+    become "the Yibin Burning Noodles", but "the omelette" must not become "pancakes")."""
+    if not resolution.rule:
+        return question
+    resolved = {stem(w) for w in content_words(resolution.question)}
+    return " ".join(w for w in content_words(question) if stem(w) in resolved)
+
+
+def check_rewrite(
+    candidate: str,
+    question: str,
+    history: Sequence[Message] = (),
+    resolution: Resolution | None = None,
+    names: RecipeNames | None = None,
+) -> Rewrite:
+    """The model's rewrite if it is plausible, else the resolver's (or the user's own message)
+    and the reason."""
+    resolution = resolution or Resolution(question)
     text = LABEL.sub("", candidate.strip()).strip().strip('"“”').strip()
-    said = " ".join([*(m.content for m in history), question])
+    said = " ".join([*(m.content for m in history), question, resolution.question])
     if not text:
         reason = "empty"
     elif "\n" in text:
         reason = "several lines"
-    elif len(text) > length_limit(question):
+    elif len(text) > length_limit(resolution.question):
         reason = "too long"
     elif ANSWER_OPENERS.match(text) or (looks_like_question(question) and not looks_like_question(text)):
         reason = "an answer, not a question"
     elif len(new_words(text, said)) > MAX_NEW_WORDS:
         # Small models copy a worked example or invent dishes; a rewrite only rephrases.
         reason = "adds words that nobody said"
-    elif dropped_words(text, question):
+    elif dropped_words(text, kept_words(question, resolution)):
         # "How long does the omelette take?" must not come back about pancakes.
         reason = "drops words the user said"
+    elif names is not None and (lost := lost_grounding(text, resolution, names)):
+        reason = lost
     else:
-        return Rewrite(text)
-    log.info("rewrite rejected (%s); using the user's message", reason)
-    return Rewrite(question, fallback=reason)
+        return Rewrite(text, None, tuple(resolution.recipe_ids), tuple(resolution.carried), "model")
+    log.info("rewrite rejected (%s); using the catalog's rewrite", reason)
+    return from_resolution(resolution, fallback=reason)
 
 
 async def reformulate(
-    llm: ChatModel, question: str, conversation: Sequence[Message], settings: Settings
+    llm: ChatModel,
+    question: str,
+    conversation: Sequence[Message],
+    settings: Settings,
+    catalog: Catalog | None = None,
 ) -> Rewrite:
+    """The standalone question for `question`. Without a `catalog` nothing is resolved, and a
+    model's rewrite falls back to the user's own words."""
     history = recent_history(conversation, settings.history_max_messages, settings.history_max_tokens)
+    names = await catalog.names.get() if catalog else None
     if not history:
         # A first turn is already standalone: no model call, no latency, no cost.
-        return Rewrite(question)
+        return Rewrite(question, recipe_ids=tuple(names.named(question)) if names else ())
+    resolution = await catalog.resolve(question, history) if catalog else Resolution(question)
+    if not settings.model_rewrites and catalog is not None:
+        return from_resolution(resolution)
+    grounding = grounding_lines(resolution, names) if names else []
     reply = await llm.complete(
-        rewrite_messages(history, question),
-        max_tokens=estimate_tokens("x" * length_limit(question)) + 16,
+        rewrite_messages(history, question, grounding),
+        max_tokens=estimate_tokens("x" * length_limit(resolution.question)) + 16,
         temperature=0.0,
     )
-    return check_rewrite(reply, question, history)
+    return check_rewrite(reply, question, history, resolution, names)

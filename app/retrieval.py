@@ -1,7 +1,9 @@
 """Retrieval: a question in, the best recipes out, with their scores and no LLM call.
 
 `/api/retrieve` and `/api/chat` both go through `Retriever.retrieve`, so retrieval can be
-evaluated and tuned on its own.
+evaluated and tuned on its own. A question that names catalog recipes ("Considering the
+Mushroom sauce and the Shakshouka, which is quicker?") gets those recipes, ranked for the
+question and filtered as any search, rather than a fresh search that could drift to others.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from app.providers import (
 )
 from app.query_filters import QuestionReader, RuleReader
 from app.recipes import Recipe
+from app.references import Catalog
+
+# The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
+MAX_NAMED = 10
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,8 @@ class Retrieval:
     filters: RecipeFilters
     found: list[ScoredRecipe]
     semantic: SemanticOptions = NO_SEMANTIC
+    # The catalog recipes the question named, which the results were kept to.
+    named: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,10 @@ class Retriever:
     index: SearchIndex
     store: RecipeStore
     reader: QuestionReader = field(default_factory=RuleReader)
+    catalog: Catalog = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "catalog", Catalog(self.store))
 
     async def retrieve(
         self,
@@ -80,8 +92,24 @@ class Retriever:
         if read_filters:
             read = await self.reader.read(question)
             searched, applied = read.text, read.filters.merged(filters)
-        found = await self.retrieve(searched, top, mode=mode, filters=applied, semantic=semantic)
-        return Retrieval(searched, applied, found, semantic)
+        named = (await self.catalog.names.get()).named(question)[:MAX_NAMED]
+        found = await self.retrieve(
+            searched, max(top, len(named)) if named else top, mode=mode, filters=applied, semantic=semantic
+        )
+        if named:
+            found = await self.keep_named(named, found, applied)
+        return Retrieval(searched, applied, found, semantic, tuple(named))
+
+    async def keep_named(
+        self, named: list[str], found: list[ScoredRecipe], filters: RecipeFilters
+    ) -> list[ScoredRecipe]:
+        """The named recipes that pass the filters: those the search ranked first, in its
+        order, then the rest in the order the question names them."""
+        ranked = {f.recipe.id: f for f in found}
+        missing = [i for i in named if i not in ranked]
+        extra = {r.id: ScoredRecipe(r, 0.0) for r in await self.store.get_many(missing)} if missing else {}
+        kept = [ranked[i] for i in ranked if i in named] + [extra[i] for i in missing if i in extra]
+        return [f for f in kept if filters.admits(f.recipe)]
 
     async def check_index(self, dimensions: int) -> None:
         """Refuse to search vectors made by another model: the results would be noise."""

@@ -26,7 +26,10 @@ class Services:
     retriever: Retriever
 
     def indexer(self) -> Indexer:
-        return Indexer(self.retriever.embedder, self.retriever.store, self.retriever.index)
+        retriever = self.retriever
+        return Indexer(
+            retriever.embedder, retriever.store, retriever.index, changed=retriever.catalog.names.forget
+        )
 
 
 def chat_model(settings: Settings) -> ChatModel:

@@ -44,6 +44,11 @@ class Settings(BaseSettings):
     # no model call), `model` (one structured-output call), `auto` = `model` when the LLM is
     # Azure OpenAI or OpenAI-compatible with `json_schema`, else `rules`.
     question_reader: Literal["auto", "rules", "model"] = "auto"
+    # Who writes the standalone question of a follow-up: `catalog` (the resolver: references
+    # resolved against the catalog's titles and data, deterministic, no model call), `model`
+    # (the chat model, grounded in what the resolver found and checked against it), `auto` =
+    # `model` on Azure OpenAI or an OpenAI-compatible server, `catalog` on the embedded model.
+    rewriter: Literal["auto", "catalog", "model"] = "auto"
     llm_temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     llm_timeout_seconds: float = Field(default=30.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0)
@@ -95,6 +100,14 @@ class Settings(BaseSettings):
     @property
     def uses_openai_compatible(self) -> bool:
         return not self.uses_azure_openai and bool(self.openai_base_url or self.openai_api_key)
+
+    @property
+    def uses_cloud_llm(self) -> bool:
+        return self.uses_azure_openai or self.uses_openai_compatible
+
+    @property
+    def model_rewrites(self) -> bool:
+        return self.rewriter == "model" or (self.rewriter == "auto" and self.uses_cloud_llm)
 
 
 @lru_cache(maxsize=1)

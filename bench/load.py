@@ -30,6 +30,7 @@ import asyncio
 import inspect
 import itertools
 import json
+import re
 import sys
 import tempfile
 import time
@@ -250,8 +251,13 @@ def check_response(kind: Kind, n: int, response: httpx.Response) -> str | None:
         return check_stream(kind, question, response.headers.get("content-type", ""), text)
     body = json.loads(text)
     if kind.path.endswith("/reformulate"):
-        # The fake gives the latest question back as its rewrite, which the app's guard keeps.
-        return None if body == {"question": question} else f"the rewrite of {question!r}: {text[:200]}"
+        # The catalog resolver may name the recipes a follow-up refers to before its words
+        # ("Considering the …, which is the quickest to cook?"), never change how it ends.
+        return (
+            None
+            if tail(body.get("question", "")) == tail(question)
+            else f"the rewrite of {question!r}: {text[:200]}"
+        )
     if not kind.protocol:
         good = body["answer"] == ANSWER and len(body["sources"]) == 1
         return None if good else f"not the model's answer: {text[:200]}"
@@ -261,6 +267,10 @@ def check_response(kind: Kind, n: int, response: httpx.Response) -> str | None:
     if choice["message"]["content"] != ANSWER or choice["finish_reason"] != "stop":
         return f"not the model's answer: {choice['message']}, {choice['finish_reason']}"
     return None
+
+
+def tail(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())[-4:]
 
 
 def check_stream(kind: Kind, question: str, content_type: str, text: str) -> str | None:

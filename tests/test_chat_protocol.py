@@ -12,6 +12,7 @@ import threading
 import pytest
 from starlette.testclient import TestClient
 
+import function_app
 from app.chat_protocol import JSON_LINES
 from app.filters import NO_FILTERS
 from app.providers import NO_SEMANTIC, ContentFilteredError, SearchHit, SemanticOptions, UpstreamError, Usage
@@ -179,8 +180,21 @@ def test_a_first_turn_is_searched_as_it_is_with_no_rewrite_call(client, llm):
     assert llm.stream_calls[0]["messages"][-1] == {"role": "user", "content": QUESTION}
 
 
-def test_a_follow_up_is_rewritten_into_a_standalone_question_before_the_search(client, llm):
-    llm.replies.append(QUESTION)
+def test_a_follow_up_is_resolved_against_the_catalog_before_the_search_without_a_model_call(client, llm):
+    llm.streams.append(ANSWER)
+
+    context = only_choice(ask(client, "What about ones with mushrooms?", DINNER_HISTORY).json())["context"]
+
+    assert llm.calls == []
+    search = thought(context, "Generated search query")
+    assert search["props"]["standalone_question"] == "What about vegetarian recipes with mushrooms?"
+    assert search["props"]["rewrite"] == "resolved against the catalog: no model call"
+    assert search["props"]["filters"] == {"vegetarian": True}
+
+
+def test_with_a_cloud_model_the_model_rewrites_the_follow_up_before_the_search(client, llm, monkeypatch):
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")
+    llm.replies.append("What vegetarian recipes with mushrooms are available?")
     llm.streams.append(ANSWER)
 
     context = only_choice(ask(client, "What about ones with mushrooms?", DINNER_HISTORY).json())["context"]
@@ -189,8 +203,11 @@ def test_a_follow_up_is_rewritten_into_a_standalone_question_before_the_search(c
     assert "Latest question: What about ones with mushrooms?" in llm.calls[0]["messages"][-1]["content"]
     search = thought(context, "Generated search query")
     assert search["description"] == QUESTION
-    assert search["props"]["rewrite"] == "rewritten by the model into a standalone question"
-    assert "mushroom-risotto" in retrieved_ids(context)
+    assert (
+        search["props"]["rewrite"]
+        == "rewritten by the model into a standalone question, grounded in the catalog"
+    )
+    assert "mushroom-sauce" in retrieved_ids(context)  # vegetarian: the earlier request holds
 
 
 def test_the_answer_call_gets_the_history_and_the_message_as_the_user_wrote_it(client, llm):
@@ -205,14 +222,15 @@ def test_the_answer_call_gets_the_history_and_the_message_as_the_user_wrote_it(c
     assert messages[-1] == {"role": "user", "content": "What about ones with mushrooms?"}
 
 
-def test_a_rewrite_the_guard_sets_aside_is_said_in_the_thoughts(client, llm):
+def test_a_rewrite_the_guard_sets_aside_is_said_in_the_thoughts(client, llm, monkeypatch):
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")
     llm.replies.append("Sure! Here are some mushroom recipes.")
     llm.streams.append(ANSWER)
 
     context = only_choice(ask(client, "What about ones with mushrooms?", DINNER_HISTORY).json())["context"]
 
     search = thought(context, "Generated search query")
-    assert search["description"] == "What about ones with mushrooms?"
+    assert search["props"]["standalone_question"] == "What about vegetarian recipes with mushrooms?"
     assert search["props"]["rewrite"].startswith("the model's rewrite was set aside (an answer")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import function_app
 from app.providers import UpstreamError
 
 ROUTES = ["/api/chat/reformulate", "/api/chat"]
@@ -120,7 +121,8 @@ def test_only_post_is_served(client):
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_an_upstream_failure_is_a_clean_5xx(client, llm, route):
+def test_an_upstream_failure_is_a_clean_5xx(client, llm, route, monkeypatch):
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")  # so that the rewrite calls the model
     llm.replies.append(UpstreamError("The language model is busy. Please try again in a moment.", status=503))
     conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
 
@@ -131,7 +133,8 @@ def test_an_upstream_failure_is_a_clean_5xx(client, llm, route):
 
 
 @pytest.mark.parametrize("route", ROUTES)
-def test_an_unexpected_fault_says_nothing_internal(client, llm, route):
+def test_an_unexpected_fault_says_nothing_internal(client, llm, route, monkeypatch):
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")
     llm.replies.append(KeyError("sk-secret-key at https://internal.example/openai"))
     conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
 

@@ -1,8 +1,15 @@
-"""POST /api/chat/reformulate: the latest message, rewritten to stand on its own."""
+"""POST /api/chat/reformulate: the latest message, rewritten to stand on its own.
+
+On the embedded default the catalog resolver writes the rewrite, with no model call; with a
+cloud model (or `REWRITER=model`) the model writes it, grounded in what the resolver found,
+and a rewrite that fails the guard falls back to the resolver's.
+"""
 
 from __future__ import annotations
 
-from tests.conftest import ScriptedChatModel
+import pytest
+
+import function_app
 
 DINNER_HISTORY = [
     {"role": "user", "content": "I’m looking for dinner ideas."},
@@ -10,6 +17,18 @@ DINNER_HISTORY = [
     {"role": "user", "content": "Vegetarian."},
     {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
 ]
+OFFERED = [
+    {"role": "user", "content": "I want something vegetarian"},
+    {
+        "role": "assistant",
+        "content": "I can recommend the Mushroom sauce, the Shakshouka and the Spanish Tortilla.",
+    },
+]
+
+
+# What the resolver makes of "What about mushrooms?" after DINNER_HISTORY: where a model's
+# rewrite is set aside, this stands.
+CATALOGS_REWRITE = "What about vegetarian recipes with mushrooms?"
 
 
 def post(client, user_message: str, conversation: list[dict[str, str]]):
@@ -18,16 +37,79 @@ def post(client, user_message: str, conversation: list[dict[str, str]]):
     )
 
 
-def test_the_dev_console_snippet_gets_the_models_standalone_question(client, llm: ScriptedChatModel):
-    llm.replies.append("What vegetarian recipes with mushrooms are available?")
+def question(response) -> str:
+    assert response.status_code == 200, response.text
+    return response.json()["question"]
 
+
+@pytest.fixture
+def model_rewrites(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cloud configuration: the model writes the rewrite."""
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")
+
+
+def test_the_dev_console_snippet_asks_for_vegetarian_recipes_with_mushrooms_without_a_model_call(client, llm):
     response = post(client, "What about ones with mushrooms?", DINNER_HISTORY)
 
-    assert response.status_code == 200
-    assert response.json() == {"question": "What vegetarian recipes with mushrooms are available?"}
+    assert response.json() == {
+        "question": "What about vegetarian recipes with mushrooms?",
+        "recipes": [],
+        "carried": ["vegetarian"],
+        "rewritten_by": "catalog",
+    }
+    assert llm.calls == []
 
 
-def test_the_model_sees_rules_examples_and_the_conversation_as_a_transcript(client, llm):
+def test_the_designs_follow_up_names_the_recipes_offered_as_the_catalog_titles_them(client, llm):
+    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+
+    assert question(response) == (
+        "Considering the Mushroom sauce, the Shakshouka and the Spanish Tortilla,"
+        " which is the quickest to cook?"
+    )
+    assert response.json()["recipes"] == [
+        {"id": "mushroom-sauce", "title": "Mushroom sauce"},
+        {"id": "shakshouka", "title": "Shakshouka"},
+        {"id": "spanish-tortilla", "title": "Spanish Tortilla"},
+    ]
+    assert llm.calls == []
+
+
+def test_a_conversation_about_recipes_the_catalog_lacks_leaves_the_message_alone(client, llm):
+    history = [
+        {"role": "user", "content": "Anything Ethiopian?"},
+        {"role": "assistant", "content": "People often make Doro Wat or Misir Wot."},
+    ]
+
+    response = post(client, "How long does the second one take?", history)
+
+    assert response.json()["question"] == "How long does the second one take?"
+    assert response.json()["rewritten_by"] == "unchanged"
+
+
+def test_the_model_gets_the_recipes_the_catalog_resolved_and_its_rewrite_is_used(client, llm, model_rewrites):
+    llm.replies.append("Which is quickest: the Mushroom sauce, the Shakshouka or the Spanish Tortilla?")
+
+    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+
+    assert (
+        question(response) == "Which is quickest: the Mushroom sauce, the Shakshouka or the Spanish Tortilla?"
+    )
+    assert response.json()["rewritten_by"] == "model"
+    transcript = llm.calls[0]["messages"][-1]["content"]
+    assert "Mushroom sauce; Shakshouka; Spanish Tortilla" in transcript
+
+
+def test_a_model_rewrite_that_drops_a_resolved_recipe_falls_back_to_the_catalogs(client, llm, model_rewrites):
+    llm.replies.append("Which is the quickest to cook of the Shakshouka and the Spanish Tortilla?")
+
+    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+
+    assert response.json()["rewritten_by"] == "catalog"
+    assert "Mushroom sauce" in question(response)
+
+
+def test_the_model_sees_rules_examples_and_the_conversation_as_a_transcript(client, llm, model_rewrites):
     llm.replies.append("What vegetarian recipes with mushrooms are available?")
 
     post(client, "What about ones with mushrooms?", DINNER_HISTORY)
@@ -45,14 +127,15 @@ def test_the_model_sees_rules_examples_and_the_conversation_as_a_transcript(clie
         "Assistant: What kind of cuisine are you interested in?\n"
         "User: Vegetarian.\n"
         "Assistant: Any ingredients you particularly like or want to avoid?\n"
-        "Latest question: What about ones with mushrooms?",
+        "Latest question: What about ones with mushrooms?\n"
+        "Earlier requests it keeps: vegetarian",
     }
 
 
 def test_a_first_message_is_returned_unchanged_without_calling_the_model(client, llm):
     response = post(client, "Something quick with eggs?", [])
 
-    assert response.json() == {"question": "Something quick with eggs?"}
+    assert question(response) == "Something quick with eggs?"
     assert llm.calls == []
 
 
@@ -61,11 +144,11 @@ def test_a_history_of_only_empty_turns_counts_as_no_history(client, llm):
 
     response = post(client, "Something quick with eggs?", empty)
 
-    assert response.json() == {"question": "Something quick with eggs?"}
+    assert question(response) == "Something quick with eggs?"
     assert llm.calls == []
 
 
-def test_only_the_last_six_messages_reach_the_model(client, llm):
+def test_only_the_last_six_messages_reach_the_model(client, llm, model_rewrites):
     long_history = [
         {"role": "user" if i % 2 == 0 else "assistant", "content": f"turn {i}"} for i in range(30)
     ]
@@ -79,7 +162,7 @@ def test_only_the_last_six_messages_reach_the_model(client, llm):
     ]
 
 
-def test_a_token_budget_caps_the_history_even_within_six_messages(client, llm, settings):
+def test_a_token_budget_caps_the_history_even_within_six_messages(client, llm, settings, model_rewrites):
     # Each message alone is within the limits, but four of them overflow the token budget.
     big = "word " * (settings.history_max_tokens // 2)
     history = [{"role": "user", "content": f"{i} {big}"} for i in range(4)]
@@ -92,70 +175,59 @@ def test_a_token_budget_caps_the_history_even_within_six_messages(client, llm, s
     assert "3 word" in transcript  # the newest is kept
 
 
-def test_a_label_and_quotes_around_the_rewrite_are_removed(client, llm):
+def test_a_label_and_quotes_around_the_rewrite_are_removed(client, llm, model_rewrites):
     llm.replies.append('Standalone question: "Which vegetarian dishes use mushrooms?"')
 
     response = post(client, "What about ones with mushrooms?", DINNER_HISTORY)
 
-    assert response.json() == {"question": "Which vegetarian dishes use mushrooms?"}
+    assert question(response) == "Which vegetarian dishes use mushrooms?"
 
 
-def test_an_empty_rewrite_falls_back_to_the_users_message(client, llm):
+def test_an_empty_rewrite_falls_back_to_the_users_message(client, llm, model_rewrites):
     llm.replies.append("   ")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_a_rewrite_much_longer_than_the_message_falls_back(client, llm):
+def test_a_rewrite_much_longer_than_the_message_falls_back(client, llm, model_rewrites):
     llm.replies.append("Which vegetarian recipes " + "with mushrooms " * 30 + "are there?")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_an_answer_instead_of_a_question_falls_back(client, llm):
+def test_an_answer_instead_of_a_question_falls_back(client, llm, model_rewrites):
     llm.replies.append("The Mushroom Risotto is a great vegetarian choice.")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_a_chatty_reply_falls_back(client, llm):
+def test_a_chatty_reply_falls_back(client, llm, model_rewrites):
     llm.replies.append("Sure! Here are some mushroom recipes?")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_a_reply_over_several_lines_falls_back(client, llm):
+def test_a_reply_over_several_lines_falls_back(client, llm, model_rewrites):
     llm.replies.append("Which mushroom recipes are vegetarian?\n1. Mushroom soup\n2. Risotto")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_a_rewrite_that_adds_what_nobody_said_falls_back(client, llm):
+def test_a_rewrite_that_adds_what_nobody_said_falls_back(client, llm, model_rewrites):
     # Small models copy a worked example or invent a dish.
     llm.replies.append("What about mushroom recipes with chickpeas, spinach and feta?")
 
-    assert post(client, "What about mushrooms?", DINNER_HISTORY).json() == {
-        "question": "What about mushrooms?"
-    }
+    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
 
 
-def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm):
+def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm, model_rewrites):
     history = [
         {"role": "user", "content": "Give me a breakfast idea."},
         {"role": "assistant", "content": "Pancakes or a Spanish Omelette."},
     ]
     llm.replies.append("How long does it take to make pancakes?")
 
-    assert post(client, "How long does the omelette take?", history).json() == {
-        "question": "How long does the omelette take?"
-    }
+    assert (
+        question(post(client, "How long does the omelette take?", history))
+        == "How long does the omelette take?"
+    )

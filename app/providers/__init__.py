@@ -155,6 +155,10 @@ class SearchIndex(Protocol):
 
 
 class RecipeStore(Protocol):
+    async def titles(self) -> dict[str, str]:
+        """Every recipe's title, by id: what follow-ups and answers are grounded in."""
+        ...
+
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         """The recipes with these ids, in the order asked; ids not found are left out."""
         ...

@@ -34,6 +34,17 @@ class CosmosRecipeStore:
             settings.azure_cosmos_database
         ).get_container_client(settings.azure_cosmos_container)
 
+    async def titles(self) -> dict[str, str]:
+        from azure.core.exceptions import AzureError
+
+        try:
+            return {
+                row["id"]: row["title"]
+                async for row in self._container.query_items("SELECT c.id, c.title FROM c")
+            }
+        except AzureError as error:
+            raise azure_failure(error, "recipe store") from error
+
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         from azure.core.exceptions import AzureError
 

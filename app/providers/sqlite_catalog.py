@@ -163,6 +163,10 @@ class SqliteRecipeStore:
             for row in self._db.execute("SELECT doc FROM recipes ORDER BY id")
         ]
 
+    async def titles(self) -> dict[str, str]:
+        rows = self._db.execute("SELECT id, json_extract(doc, '$.title') FROM recipes")
+        return dict(rows.fetchall())
+
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         if not ids:
             return []

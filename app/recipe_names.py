@@ -1,0 +1,215 @@
+"""Which catalog recipes a text names, matched as people write them.
+
+"the Stroganov", "shakshuka", "the Spanish tortilla", "Egg Roll in a Bowl", "the carbonara"
+all name a catalog recipe. Titles are compared word by word on a folded key (case, accents,
+doubled letters, a few spelling variants), allowing one slip in a longer word, so that a
+misspelt or pluralised title still matches. What a text names is what the rewrite grounds
+in, what retrieval keeps to, and what an answer may not invent.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import unicodedata
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+# Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
+# meets "shakshouka". Applied in order, after accents are gone.
+VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", "u"), ("ae", "a"))
+# One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
+FUZZY_LENGTH = 5
+WORD = re.compile(r"[a-z0-9]+")
+# Words after which a lower-case title of two words is still a name: "the potato soup".
+LEADS = frozenset({"the", "try", "or", "a", "an", "make"})
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: "Älplermagronen" → "alplermagronen"."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(fold(text))
+
+
+def key(word: str) -> str:
+    """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
+    for old, new in VARIANTS:
+        word = word.replace(old, new)
+    word = re.sub(r"(.)\1+", r"\1", word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word
+
+
+def deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def aliases(title: str) -> list[list[str]]:
+    """The word sequences that name a recipe: the title, the title without its parenthesis
+    or after its dash, and a parenthesis or second half of two words or more
+    ("Drunken beans (Pintos Borrachos)", "Glühwein - mulled wine")."""
+    forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
+    forms += re.findall(r"\(([^)]*)\)", title)
+    forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
+    found: list[list[str]] = []
+    for index, form in enumerate(forms):
+        keys = [key(w) for w in words(form)]
+        if keys and keys not in found and (index < 2 or len(keys) >= 2):
+            found.append(keys)
+    return found
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A recipe named in a text, at word positions [start, end)."""
+
+    id: str
+    start: int
+    end: int
+
+
+class RecipeNames:
+    """The catalog's titles, ready to be found in any text."""
+
+    def __init__(self, titles: Mapping[str, str]) -> None:
+        self.titles = dict(titles)
+        # alias (a tuple of word keys) → recipe id; the first id wins for twin titles.
+        self._aliases: dict[tuple[str, ...], str] = {}
+        for recipe_id, title in sorted(self.titles.items()):
+            for alias in aliases(title):
+                self._aliases.setdefault(tuple(alias), recipe_id)
+        self._longest = max((len(a) for a in self._aliases), default=0)
+        # Single-word titles that are also everyday food words ("Bread", "Rice", "Pasta"):
+        # they name the recipe only when written as a name, capitalised.
+        common = [k for alias in self._aliases for k in alias if len(alias) > 1]
+        self._common = {alias[0] for alias in self._aliases if len(alias) == 1 and alias[0] in common}
+        self._vocabulary = {k for alias in self._aliases for k in alias}
+        # Words of one title only ("goulash", "paella", "tortilla"): "the goulash" names it.
+        titles_with: dict[str, set[str]] = {}
+        for recipe_id, title in self.titles.items():
+            for k in {k for alias in aliases(title) for k in alias}:
+                titles_with.setdefault(k, set()).add(recipe_id)
+        self._only_in = {k: next(iter(ids)) for k, ids in titles_with.items() if len(ids) == 1 and len(k) > 3}
+        self._by_deletion: dict[str, set[str]] = {}
+        for k in self._vocabulary:
+            if len(k) >= FUZZY_LENGTH:
+                for variant in deletions(k) | {k}:
+                    self._by_deletion.setdefault(variant, set()).add(k)
+
+    def __len__(self) -> int:
+        return len(self.titles)
+
+    def _keys(self, word: str) -> set[str]:
+        """The catalog's word keys that `word` may be: itself, or one slip away."""
+        k = key(word)
+        if k in self._vocabulary or len(k) < FUZZY_LENGTH:
+            return {k}
+        close = set(self._by_deletion.get(k, ()))
+        for variant in deletions(k):
+            close |= self._by_deletion.get(variant, set())
+        return close or {k}
+
+    def mentions(self, text: str) -> list[Mention]:
+        """The recipes `text` names, in order; the longest name wins where names overlap."""
+        tokens = list(re.finditer(r"[^\W_]+", text))
+        folded = [words(t.group()) for t in tokens]
+        keys = [self._keys(f[0]) if f else set() for f in folded]
+        found: list[Mention] = []
+        position = 0
+        while position < len(tokens):
+            match = self._longest_at(keys, position)
+            if match is not None:
+                length, recipe_id = match
+                if self._written_as_name(text, tokens, position, length, keys[position]):
+                    found.append(Mention(recipe_id, position, position + length))
+                    position += length
+                    continue
+            if (short := self._short_name(tokens, keys, position)) is not None:
+                found.append(short)
+                position = short.end
+                continue
+            position += 1
+        return found
+
+    def _short_name(
+        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int
+    ) -> Mention | None:
+        """ "the goulash", "the Valencian paella": a title named by words that only it has,
+        after "the", up to two words long."""
+        if start == 0 or tokens[start - 1].group().lower() != "the":
+            return None
+        for length in (2, 1):
+            span = keys[start : start + length]
+            if len(span) < length:
+                continue
+            ids = {self._only_in.get(k) for options in span for k in options}
+            ids.discard(None)
+            if len(ids) == 1 and all(any(k in self._vocabulary for k in options) for options in span):
+                [recipe_id] = ids
+                words_of = {k for alias in aliases(self.titles[recipe_id]) for k in alias}
+                if all(options & words_of for options in span):
+                    return Mention(recipe_id, start, start + length)
+        return None
+
+    def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
+        for length in range(min(self._longest, len(keys) - start), 0, -1):
+            for alias in _combinations(keys[start : start + length]):
+                if (recipe_id := self._aliases.get(alias)) is not None:
+                    return length, recipe_id
+        return None
+
+    def _written_as_name(
+        self, text: str, tokens: Sequence[re.Match[str]], start: int, length: int, first: set[str]
+    ) -> bool:
+        """Whether these words are meant as the recipe's name, not as words of a sentence:
+        "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
+        span = tokens[start : start + length]
+        if any(t.group()[:1].isupper() for t in span):
+            return True
+        if length == 1:
+            return not (first & self._common) or (start > 0 and tokens[start - 1].group().lower() == "the")
+        if length >= 3 or start == 0:
+            return True
+        before = text[tokens[start - 1].end() : span[0].start()]
+        previous = tokens[start - 1].group().lower()
+        return previous in LEADS or bool(re.search(r"[,:;\n•*-]", before))
+
+    def named(self, text: str) -> list[str]:
+        """The ids of the recipes `text` names, in order of first mention."""
+        return list(dict.fromkeys(m.id for m in self.mentions(text)))
+
+
+def _combinations(keys: Sequence[set[str]]) -> Iterable[tuple[str, ...]]:
+    """Every sequence of candidate keys; almost always one, as slips are rare."""
+    sequences: list[tuple[str, ...]] = [()]
+    for options in keys:
+        sequences = [(*s, k) for s in sequences for k in options]
+        if len(sequences) > 16:
+            sequences = sequences[:16]
+    return sequences
+
+
+class CatalogNames:
+    """The catalog's `RecipeNames`, read once from the store and kept: dropped when this
+    process changes the catalog, and read again after `max_age` seconds, so that an
+    instance picks up what another instance indexed."""
+
+    def __init__(self, read_titles: Callable[[], Awaitable[dict[str, str]]], max_age: float = 300.0) -> None:
+        self._read_titles = read_titles
+        self._max_age = max_age
+        self._names: RecipeNames | None = None
+        self._read_at = 0.0
+
+    async def get(self) -> RecipeNames:
+        if self._names is None or time.monotonic() - self._read_at > self._max_age:
+            self._names = RecipeNames(await self._read_titles())
+            self._read_at = time.monotonic()
+        return self._names
+
+    def forget(self) -> None:
+        self._names = None

@@ -1,0 +1,509 @@
+"""Resolve what a follow-up refers to, against the catalog: no model, no guesswork.
+
+"From those, which is the quickest?" becomes "Considering the Mushroom sauce, the Shakshouka
+and the Spanish Tortilla, which is the quickest?" because those three titles stand in the
+assistant's last answer and the catalog knows them. The rules read, in this order:
+
+- a change of topic ("actually", "forget that", "now I want…"): nothing is inherited;
+- exclusions within the set last offered ("not the soup; of the others, …");
+- ordinals ("the second one", "the last one", "the first two");
+- descriptions ("the noodle one", "the French one", "the meaty one", "the quicker one"),
+  from title words, tags, cuisine, diet flags and times in the catalog's data;
+- the single recipe in focus ("it", "that one", "this");
+- the set last offered ("those", "them", "which one", "either", "the others");
+- otherwise, an elliptical follow-up ("What about ones with mushrooms?", "And a dessert?")
+  inherits the diets, time limit, exclusions, cuisine and kind of dish that the user asked
+  for earlier.
+
+Each rule acts only on what it can ground: a conversation whose recipes are not in the
+catalog leaves the message as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from app.api_models import Message
+from app.filters import DIET_FLAGS, RecipeFilters
+from app.providers import RecipeStore
+from app.query_filters import read_question
+from app.recipe_names import CatalogNames, RecipeNames, key, words
+from app.recipes import Recipe
+
+SWITCH = re.compile(
+    r"\b(actually|forget (?:it|that|about)|never ?mind|instead|something (?:else|different)"
+    r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
+    re.I,
+)
+ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
+ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
+COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+ORDINAL = re.compile(
+    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?:\s+(?P<count>two|three|2|3))?"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|\b(?:number|option|#)\s*(?P<number>[1-5])\b",
+    re.I,
+)
+# "the one with chickpeas", "the one without meat".
+ONE_WITH = re.compile(
+    r"\bthe one (?P<how>with|without|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
+)
+# "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
+DESCRIBED = re.compile(
+    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?)(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)", re.I
+)
+FOCUS = re.compile(
+    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
+    r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
+    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake ))"
+    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
+    r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
+    re.I,
+)
+SET_WORDS = re.compile(
+    r"\b(those|these|them|they|either|both|all of them|all three|the others?|the rest|each of them"
+    r"|the (?:two|three|four)|which one|which of|any of"
+    r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
+    re.I,
+)
+SET_LEAD = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:those|these|them"
+    r"|the (?:three|two|four))\s*[,:]?\s*",
+    re.I,
+)
+EXCLUDED = re.compile(
+    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not"
+    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
+    r"(?P<what>[\w'-]+(?:\s+[\w'-]+)?)(?:\s+one)?)\s*(?=[;,.!?]|$)",
+    re.I,
+)
+# Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
+EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides)\b", re.I)
+OTHERS = re.compile(
+    r"\b(?:of )?the (?:other|remaining)(?: (?:two|three|ones?))?\b|\bthe others\b|\bthe rest\b", re.I
+)
+ELLIPSIS_LEAD = re.compile(
+    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps)\b[,\s]*)+", re.I
+)
+ELLIPTICAL = re.compile(
+    r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
+)
+FULL_QUESTION = re.compile(
+    r"^(?:how|what|which|who|where|when|why|can|could|do|does|did|is|are|should|would|will|tell|show"
+    r"|give|find|i|i'm|i'd|my|we|let's|please)\b",
+    re.I,
+)
+ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
+HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?)\b", re.I)
+
+CUISINES = frozenset(
+    [
+        "italian",
+        "french",
+        "mexican",
+        "indian",
+        "asian",
+        "chinese",
+        "japanese",
+        "thai",
+        "greek",
+        "spanish",
+        "american",
+        "russian",
+        "english",
+        "mediterranean",
+        "portuguese",
+        "swiss",
+        "german",
+        "turkish",
+        "lebanese",
+        "irish",
+        "korean",
+        "vietnamese",
+        "moroccan",
+        "brazilian",
+        "peruvian",
+        "filipino",
+        "hungarian",
+        "polish",
+        "belgian",
+        "dutch",
+        "austrian",
+        "swedish",
+        "danish",
+        "finnish",
+    ]
+)
+DISHES = frozenset(
+    [
+        "soup",
+        "soups",
+        "curry",
+        "curries",
+        "pasta",
+        "dessert",
+        "desserts",
+        "salad",
+        "salads",
+        "stew",
+        "stews",
+        "bread",
+        "breads",
+        "cake",
+        "cakes",
+        "cookies",
+        "biscuits",
+        "breakfast",
+        "snack",
+        "snacks",
+        "drink",
+        "drinks",
+        "sauce",
+        "sauces",
+        "pizza",
+        "pie",
+        "pies",
+        "pancakes",
+        "risotto",
+        "noodles",
+        "sandwich",
+        "sandwiches",
+        "casserole",
+        "side",
+        "sides",
+        "stir-fry",
+    ]
+)
+DIET_WORDS = {
+    "vegetarian": "vegetarian",
+    "vegan": "vegan",
+    "gluten_free": "gluten-free",
+    "dairy_free": "dairy-free",
+}
+MEATY = frozenset({"meat", "meaty", "meatier", "meatiest"})
+QUICK = frozenset(
+    {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
+)
+SLOW = frozenset({"slow", "slower", "slowest", "longer", "longest"})
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The standalone question, and what it was grounded in."""
+
+    question: str
+    # The catalog recipes the question names, in order.
+    recipe_ids: list[str] = field(default_factory=list)
+    # The earlier constraints the question inherited ("vegetarian", "Italian").
+    carried: list[str] = field(default_factory=list)
+    # Which rule rewrote it; None when the message was left as it is.
+    rule: str | None = None
+
+
+def spoken(title: str) -> str:
+    """The catalog's title, less a parenthesis in a script the search can't match ("Mapo Tofu (麻婆豆腐)")."""
+    return re.sub(r"\s*\((?![^)]*[A-Za-z])[^)]*\)", "", title).strip() or title
+
+
+def the(titles: Sequence[str]) -> str:
+    """ "the A", "the A and the B", "the A, the B and the C"."""
+    named = [f"the {spoken(t)}" for t in titles]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def finish(text: str, original: str) -> str:
+    text = " ".join(text.split()).strip(" ,;:")
+    text = text[:1].upper() + text[1:]
+    if original.rstrip().endswith("?") and not text.endswith("?"):
+        text = text.rstrip(".!") + "?"
+    return text
+
+
+def lower_first(text: str) -> str:
+    first = text.split(" ", 1)[0]
+    if first in ("I", "I'm", "I'd", "I've", "I'll") or (len(first) > 1 and first[1:2].isupper()):
+        return text
+    return text[:1].lower() + text[1:]
+
+
+def considering(titles: Sequence[str], rest: str, original: str) -> str:
+    return finish(f"Considering {the(titles)}, {lower_first(rest.strip(' ,;:'))}", original)
+
+
+def matches(description: str, recipe: Recipe) -> int:
+    """How well `description` ("noodle", "french", "vegan", "meaty") fits `recipe`: 3 by its
+    title, 2 by its tags or diet, 1 by its ingredients, 0 not at all."""
+    wanted = [key(w) for w in words(description) if w not in ("the", "one", "ones", "a", "with")]
+    if not wanted:
+        return 0
+    if all(w in {key(t) for t in words(recipe.title)} for w in wanted):
+        return 3
+    tags = {key(t) for tag in recipe.tags for t in words(tag)}
+    diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
+    if all(w in tags or w in diets for w in wanted):
+        return 2
+    said = " ".join(words(description))
+    if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
+        return 2 if not recipe.vegetarian else 0
+    ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
+    return 1 if all(w in ingredients for w in wanted) else 0
+
+
+def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
+    """ "the quicker one" / "the longer one": the recipe with the least or most time given."""
+    said = set(words(description))
+    timed = [r for r in recipes if r.total_minutes is not None]
+    if not timed or not (said & (QUICK | SLOW)):
+        return None
+    pick = min if said & QUICK else max
+    return [pick(timed, key=lambda r: r.total_minutes or 0)]
+
+
+def described(description: str, recipes: Sequence[Recipe]) -> list[Recipe]:
+    """The recipes of the set that `description` picks out, best fit only."""
+    if (timed := by_time(description, recipes)) is not None:
+        return timed
+    scores = [(matches(description, r), r) for r in recipes]
+    best = max((s for s, _ in scores), default=0)
+    return [r for s, r in scores if s == best and best > 0]
+
+
+class Resolver:
+    """Resolves a follow-up against the recipes a conversation named."""
+
+    def __init__(self, names: RecipeNames, recipes: Mapping[str, Recipe]) -> None:
+        self.names = names
+        # The recipes named in the conversation, by id: their data answers "the vegan one".
+        self.recipes = recipes
+        self._history: Sequence[Message] = ()
+
+    def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
+        own = self.names.named(message)
+        if not history or SWITCH.search(message):
+            return Resolution(message, own)
+        self._history = history
+        offered = self.offered(history)
+        for rule in (self._exclusion, self._ordinal, self._description, self._focus, self._set):
+            if offered and (resolution := rule(message, offered)) is not None:
+                return resolution
+        if (carried := self._carry(message, history)) is not None:
+            return carried
+        return Resolution(message, own)
+
+    def in_focus(self, offered: list[Recipe]) -> Recipe | None:
+        """The one recipe "it" means: the only one offered, or the one the user last asked about."""
+        if len(offered) == 1:
+            return offered[0]
+        for turn in reversed(self._history):
+            if turn.role == "user":
+                ids = [i for i in self.names.named(turn.content) if i in self.recipes]
+                return self.recipes[ids[0]] if len(ids) == 1 else None
+        return None
+
+    def offered(self, history: Sequence[Message]) -> list[Recipe]:
+        """The recipes of the latest turn that named any: the set a follow-up refers to."""
+        for turn in reversed(history):
+            ids = [i for i in self.names.named(turn.content) if i in self.recipes]
+            if ids:
+                return [self.recipes[i] for i in ids]
+        return []
+
+    def _exclusion(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        if len(offered) < 2:
+            return None
+        for match in EXCLUDED.finditer(message):
+            if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
+                continue
+            left_out = described(match["what"], offered) or [
+                r for r in offered if r.id in self.names.named(match["what"])
+            ]
+            if left_out and len(left_out) < len(offered):
+                kept = [r for r in offered if r not in left_out]
+                rest = OTHERS.sub("", message.replace(match["clause"], " "))
+                rest = re.sub(r"^[\s,;.:]*(?:of|from|among)?[\s,;.:]*", "", rest)
+                rest = re.sub(r"\b(?:of|from|among)\s*(?=[,?]|$)", "", rest)
+                question = considering([r.title for r in kept], rest, message)
+                return Resolution(question, [r.id for r in kept], rule="exclusion")
+        return None
+
+    def _ordinal(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        if len(offered) < 2:
+            return None
+        for match in ORDINAL.finditer(message):
+            if match["number"]:
+                start, count = int(match["number"]) - 1, 1
+            else:
+                start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
+            if not match["number"] and not match.group(0).lower().startswith("the") and count == 1:
+                # A bare "first" or "last" is a word of the sentence ("what do I do first?").
+                continue
+            if start == -1:
+                picked = offered[-count:]
+            elif start < len(offered):
+                picked = offered[start : start + count]
+            else:
+                continue
+            replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
+            return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
+        return None
+
+    def _description(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
+            having = [r for r in offered if matches(with_match["what"], r)]
+            picked = [r for r in offered if r not in having] if with_match["how"] == "without" else having
+            if picked and len(picked) < len(offered):
+                replaced = (
+                    message[: with_match.start()]
+                    + the([r.title for r in picked])
+                    + message[with_match.end() :]
+                )
+                return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        for match in DESCRIBED.finditer(message):
+            what = match["what"]
+            if what.lower() in (
+                "one",
+                "ones",
+                "others",
+                "other",
+                "rest",
+                "recipe",
+                "recipes",
+            ) or ORDINAL.fullmatch(what):
+                continue
+            if set(words(what)) & (QUICK | SLOW) and not re.search(
+                r"\b(?:one|recipe|dish)s?$", match.group(0), re.I
+            ):
+                # "Which is the quickest to cook?" ranks the set; "the quicker one" names one.
+                continue
+            if self.names.named(match.group(0)):
+                continue  # a title in full: nothing to resolve
+            picked = described(what, offered)
+            if not picked or (len(picked) == len(offered) and len(offered) > 1):
+                continue
+            if re.match(r"^\s*which\b", SET_LEAD.sub("", message.strip()), re.I):
+                # "Which is the vegan one?" asks to choose among the set: keep them all.
+                return Resolution(
+                    considering([r.title for r in offered], message, message),
+                    [r.id for r in offered],
+                    rule="description",
+                )
+            replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
+            return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        return None
+
+    def _focus(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        match = FOCUS.search(message)
+        if match is None or (recipe := self.in_focus(offered)) is None:
+            return None
+        replaced = message[: match.start()] + the([recipe.title]) + message[match.end() :]
+        return Resolution(finish(replaced, message), [recipe.id], rule="focus")
+
+    def _set(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        if not SET_WORDS.search(message) or (
+            len(offered) == 1 and not re.search(r"\b(them|they|those|these)\b", message, re.I)
+        ):
+            return None
+        rest = SET_LEAD.sub("", message.strip())
+        return Resolution(
+            considering([r.title for r in offered], rest, message), [r.id for r in offered], rule="set"
+        )
+
+    def _carry(self, message: str, history: Sequence[Message]) -> Resolution | None:
+        """An elliptical follow-up inherits what the user asked for earlier."""
+        if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message):
+            return None  # a reference to recipes the catalog does not know: nothing to ground
+        lead = ELLIPSIS_LEAD.match(message.strip())
+        body = ELLIPSIS_LEAD.sub("", message.strip())
+        one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
+        short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
+        if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
+            return None
+        earlier = self.constraints([m.content for m in history if m.role == "user"])
+        mine = self.constraints([message])
+        additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
+        if mine.dish and not additive:
+            # "a pizza dough recipe then" is a new request; "and a dessert?" adds to the last.
+            return None
+        inherited = Constraints(
+            diets=[d for d in earlier.diets if d not in mine.diets],
+            cuisine=None if mine.cuisine else earlier.cuisine,
+            dish=None if mine.dish else earlier.dish,
+            minutes=None if mine.minutes is not None else earlier.minutes,
+            exclude=[e for e in earlier.exclude if e not in mine.exclude],
+        )
+        if inherited.empty():
+            return None
+        adjectives = " ".join([*inherited.diets, *([inherited.cuisine] if inherited.cuisine else [])])
+        body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
+        head_match = HEAD.search(body)
+        if head_match:
+            plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
+            noun = inherited.dish or ("recipes" if plural else "recipe")
+            head = " ".join(filter(None, [adjectives, noun]))
+            body = body[: head_match.start()] + head + body[head_match.end() :]
+        elif (
+            dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)
+        ) is not None:
+            body = re.sub(
+                rf"\b{re.escape(dish)}\b", f"{adjectives} {dish}".strip(), body, count=1, flags=re.I
+            )
+        else:
+            head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
+            joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
+            body = f"{head} {joined}{body}"
+        if not re.match(r"^(?:what|how|is|are|any|do|does|can)\b", body, re.I):
+            body = f"What about {lower_first(body)}"
+        tail = [f"without {e}" for e in inherited.exclude]
+        if inherited.minutes is not None:
+            tail.append(f"ready in under {inherited.minutes} minutes")
+        question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
+        carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *tail]
+        return Resolution(
+            finish(question + "?", message), self.names.named(question), carried, rule="carry-over"
+        )
+
+    def constraints(self, texts: Sequence[str]) -> Constraints:
+        """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one."""
+        found = Constraints()
+        for text in texts:
+            try:
+                filters = read_question(text).filters
+            except ValueError:
+                filters = RecipeFilters()
+            found.diets += [
+                DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f) and DIET_WORDS[f] not in found.diets
+            ]
+            if filters.max_total_minutes is not None:
+                found.minutes = filters.max_total_minutes
+            found.exclude += [e for e in filters.exclude if e not in found.exclude]
+            said = re.findall(r"[\w-]+", text.lower())
+            found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
+            found.dish = next((w for w in said if w in DISHES), found.dish)
+        return found
+
+
+@dataclass
+class Constraints:
+    diets: list[str] = field(default_factory=list)
+    cuisine: str | None = None
+    dish: str | None = None
+    minutes: int | None = None
+    exclude: list[str] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.diets or self.cuisine or self.dish or self.minutes is not None or self.exclude)
+
+
+class Catalog:
+    """What the app knows for certain: its recipes' titles, and their data on demand."""
+
+    def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
+        self.store = store
+        self.names = CatalogNames(store.titles, max_age)
+
+    async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
+        names = await self.names.get()
+        ids = list(dict.fromkeys(i for turn in history for i in names.named(turn.content)))
+        recipes = {r.id: r for r in await self.store.get_many(ids)} if ids else {}
+        return Resolver(names, recipes).resolve(message, history)

@@ -1,0 +1,231 @@
+"""How well follow-ups are rewritten: eval/followups.jsonl (development) and
+eval/followups_holdout.jsonl (held out: written by someone else before the resolver, never
+tuned against).
+
+Run: make eval   (or .venv/bin/python eval/followups.py [--rewriter embedded|echo|gold|all])
+
+For each case and each rewriter it measures:
+- carry-over: the rewrite names every recipe the follow-up refers to (`carry`), spelled as
+  the catalog spells its title, and holds every word that carries a constraint (`keep`);
+  it names no recipe the follow-up set aside (`forbid`);
+- topic switches: the rewrite inherits nothing (`forbid`: earlier recipes and constraints);
+- gold in the top 3: hybrid retrieval, as `/api/chat` searches, with the raw follow-up,
+  the rewrite and the hand-written gold rewrite;
+- the rewrite's time.
+
+Rewriters: `embedded`, the default configuration (the catalog resolver, no model call);
+`echo` and `gold`, the model path with a scripted model that returns the user's message
+unchanged (what SmolLM2 mostly does) or the hand-written gold rewrite (a model that gets it
+right), so that the checks around the model are measured, not the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+import unicodedata
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from app.api_models import Message
+from app.query_rewriter import reformulate
+from app.retrieval import Retriever
+from app.services import build_retriever, chat_model, load_sample_catalog
+from app.settings import Settings
+
+HERE = Path(__file__).resolve().parent
+SETS = {"development": HERE / "followups.jsonl", "held out": HERE / "followups_holdout.jsonl"}
+CATALOG = HERE.parent / "data" / "recipes.jsonl"
+CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
+
+Rewrite = Callable[[dict[str, Any]], Awaitable[str]]
+
+
+def folded(text: str) -> str:
+    """Lower case, accents and punctuation gone: how a title is looked for in a rewrite."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[a-z0-9]+", text))
+
+
+def title_forms(title: str) -> list[str]:
+    """The catalog title, and the title without its parenthesis ("Rösti", "Bolo do Caco")."""
+    bare = re.sub(r"\s*\([^)]*\)", "", title).strip()
+    return [folded(t) for t in dict.fromkeys([title, bare]) if t]
+
+
+def names(rewrite: str, recipe_id: str, titles: dict[str, str]) -> bool:
+    text = f" {folded(rewrite)} "
+    return any(f" {form} " in text for form in title_forms(titles[recipe_id]))
+
+
+def holds(rewrite: str, word: str) -> bool:
+    return folded(word).rstrip("s") in folded(rewrite)
+
+
+@dataclass
+class Tally:
+    carried: int = 0
+    carry_cases: int = 0
+    clean_switches: int = 0
+    switches: int = 0
+    top3: dict[str, int] = field(default_factory=lambda: {"raw": 0, "rewrite": 0, "gold": 0})
+    ranked: int = 0
+    seconds: list[float] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+
+def carries(case: dict[str, Any], rewrite: str, titles: dict[str, str]) -> bool:
+    return (
+        all(names(rewrite, i, titles) for i in case["carry"])
+        and all(holds(rewrite, w) for w in case["keep"])
+        and not any(names(rewrite, i, titles) for i in case["forbid"] if i in titles)
+    )
+
+
+def inherits_nothing(case: dict[str, Any], rewrite: str, titles: dict[str, str]) -> bool:
+    return not any(
+        names(rewrite, item, titles) if item in titles else holds(rewrite, item) for item in case["forbid"]
+    )
+
+
+async def in_top3(retriever: Retriever, query: str, relevant: Sequence[str], top: int) -> bool:
+    retrieval = await retriever.retrieve_question(query, top)
+    return bool({f.recipe.id for f in retrieval.found[:3]} & set(relevant))
+
+
+async def evaluate(
+    cases: list[dict[str, Any]], rewrite: Rewrite, retriever: Retriever, titles: dict[str, str], top: int
+) -> tuple[Tally, dict[str, str]]:
+    tally, rewrites = Tally(), {}
+    for case in cases:
+        started = time.perf_counter()
+        text = await rewrite(case)
+        tally.seconds.append(time.perf_counter() - started)
+        rewrites[case["id"]] = text
+        if case["kind"] in CARRYING:
+            tally.carry_cases += 1
+            ok = carries(case, text, titles)
+            tally.carried += ok
+            if not ok:
+                tally.failures.append(case["id"])
+        if case["kind"] == "switch":
+            tally.switches += 1
+            ok = inherits_nothing(case, text, titles)
+            tally.clean_switches += ok
+            if not ok:
+                tally.failures.append(case["id"])
+        if case["relevant"]:
+            tally.ranked += 1
+            for label, query in (("raw", case["query"]), ("rewrite", text), ("gold", case["gold"])):
+                tally.top3[label] += await in_top3(retriever, query, case["relevant"], top)
+    return tally, rewrites
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}% ({part}/{whole})" if whole else "–"
+
+
+def history_of(case: dict[str, Any]) -> list[Message]:
+    return [Message.model_validate(m) for m in case["conversation"]]
+
+
+def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
+    """The rewrite of `/api/chat/reformulate` under each configuration."""
+
+    model_settings = settings.model_copy(update={"rewriter": "model"})
+
+    def scripted(reply: Callable[[dict[str, Any]], str]) -> Rewrite:
+        async def run(case: dict[str, Any]) -> str:
+            model = ScriptedModel(reply(case))
+            rewrite = await reformulate(model, case["query"], history_of(case), model_settings, catalog)
+            return rewrite.question
+
+        return run
+
+    async def embedded(case: dict[str, Any]) -> str:
+        rewrite = await reformulate(local_llm, case["query"], history_of(case), settings, catalog)
+        return rewrite.question
+
+    catalog = retriever.catalog
+    local_llm = chat_model(settings)
+    return {
+        "embedded": embedded,
+        "echo": scripted(lambda case: case["query"]),
+        "gold": scripted(lambda case: case["gold"]),
+    }
+
+
+class ScriptedModel:
+    """A chat model that always says `reply`."""
+
+    model = "scripted"
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+
+    async def complete(self, messages: Any, **options: Any) -> str:
+        return self.reply
+
+    async def stream(self, messages: Any, **options: Any) -> Any:
+        raise NotImplementedError
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+async def main(names_wanted: Sequence[str], verbose: bool) -> None:
+    titles = {r["id"]: r["title"] for r in load(CATALOG)}
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = Settings(local_db_path=Path(scratch) / "eval.sqlite3")
+        retriever = build_retriever(settings)
+        await load_sample_catalog(settings, retriever)
+        available = rewriters(settings, retriever)
+        print("## Follow-ups: the rewrite of /api/chat/reformulate\n")
+        print(
+            "| set | rewriter | carry-over | topic switches inherit nothing"
+            " | gold in top 3: raw | rewrite | gold rewrite | rewrite ms median | p95 |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        for set_name, path in SETS.items():
+            cases = load(path)
+            for name in names_wanted:
+                tally, rewrites = await evaluate(
+                    cases, available[name], retriever, titles, settings.search_top
+                )
+                ms = sorted(1000 * s for s in tally.seconds)
+                p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+                print(
+                    f"| {set_name} ({len(cases)}) | {name} | {percent(tally.carried, tally.carry_cases)}"
+                    f" | {percent(tally.clean_switches, tally.switches)}"
+                    f" | {percent(tally.top3['raw'], tally.ranked)}"
+                    f" | {percent(tally.top3['rewrite'], tally.ranked)}"
+                    f" | {percent(tally.top3['gold'], tally.ranked)}"
+                    f" | {statistics.median(ms):.1f} | {p95:.1f} |"
+                )
+                # The held-out cases stay unread: only their figures are shown.
+                if verbose and set_name == "development":
+                    for case in cases:
+                        mark = "✗" if case["id"] in tally.failures else " "
+                        said, rewrite = case["query"], rewrites[case["id"]]
+                        print(f"  {mark} {case['id']} {case['kind']:<11} {said!r} -> {rewrite!r}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rewriter", choices=["embedded", "echo", "gold", "all"], default="all")
+    parser.add_argument("--verbose", action="store_true", help="print each development rewrite")
+    args = parser.parse_args()
+    chosen = ["embedded", "echo", "gold"] if args.rewriter == "all" else [args.rewriter]
+    asyncio.run(main(chosen, args.verbose))

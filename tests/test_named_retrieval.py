@@ -1,0 +1,53 @@
+"""A question that names catalog recipes retrieves those recipes: the design's problem,
+solved by construction. Any other question searches as before."""
+
+from __future__ import annotations
+
+from app.retrieval import Retriever
+from app.services import Services, open_local_database, recipe_store, search_index
+from app.settings import Settings
+
+SET = (
+    "Considering the Mushroom sauce, the Shakshouka and the Spanish Tortilla, which is the quickest to cook?"
+)
+
+
+def retrieved(client, query: str, **extra) -> list[str]:
+    response = client.post("/api/retrieve", json={"query": query, **extra})
+    assert response.status_code == 200, response.text
+    return [found["recipe"]["id"] for found in response.json()["results"]]
+
+
+def test_the_recipes_a_question_names_are_what_is_retrieved(client):
+    assert sorted(retrieved(client, SET)) == ["mushroom-sauce", "shakshouka", "spanish-tortilla"]
+
+
+def test_more_named_recipes_than_the_top_are_all_kept(client):
+    assert len(retrieved(client, SET, top=2)) == 3
+
+
+def test_filters_still_apply_to_the_named_recipes(client):
+    # Of the three, only the Mushroom sauce is not gluten-free.
+    assert sorted(retrieved(client, SET + " Gluten-free please.")) == ["shakshouka", "spanish-tortilla"]
+
+
+def test_a_question_that_names_no_recipe_searches_the_catalog(client):
+    found = retrieved(client, "Which vegetarian recipes use mushrooms?")
+
+    assert len(found) == 3
+    assert "mushroom-sauce" in found
+
+
+async def test_a_recipe_indexed_while_the_app_runs_can_be_named_at_once(tmp_path, embedder):
+    settings = Settings(local_db_path=tmp_path / "recipes.sqlite3")
+    database = open_local_database(settings)
+    services = Services(
+        None, Retriever(embedder, search_index(settings, database), recipe_store(settings, database))
+    )  # type: ignore[arg-type]
+    assert (await services.retriever.catalog.names.get()).titles == {}
+    recipe = {"id": "trout-pate", "title": "Smoked Trout Pâté", "ingredients": ["trout"], "steps": ["Blend."]}
+
+    await services.indexer().run([("trout-pate", recipe)])
+
+    retrieval = await services.retriever.retrieve_question("How long does the Smoked Trout Pâté keep?", 3)
+    assert retrieval.named == ("trout-pate",)

@@ -1,0 +1,70 @@
+"""Which catalog recipes a text names, as people write titles."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.recipe_names import CatalogNames, RecipeNames
+
+TITLES = {
+    "stroganoff": "Beef Stroganoff",
+    "mushroom-stragonov": "Mushroom Stroganov",
+    "shakshouka": "Shakshouka",
+    "spanish-tortilla": "Spanish Tortilla",
+    "beef-goulash": "Beef Goulash",
+    "pepper-sauce": "Pepper Sauce",
+    "bread": "Bread",
+    "no-knead-bread": "No-knead Bread",
+    "mapo-tofu": "Mapo Tofu (麻婆豆腐)",
+    "drunken-beans": "Drunken beans (Pintos Borrachos)",
+    "creme-brulee": "Crème brûlée",
+}
+NAMES = RecipeNames(TITLES)
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("I recommend the Shakshouka and the Spanish Tortilla.", ["shakshouka", "spanish-tortilla"]),
+        ("the shakshuka, please", ["shakshouka"]),  # a spelling of its own
+        ("Two Spanish tortillas", ["spanish-tortilla"]),  # a plural
+        ("creme brulee for dessert", ["creme-brulee"]),  # accents left out
+        ("How long does the goulash take?", ["beef-goulash"]),  # a word only that title has
+        ("Mapo Tofu or Pintos Borrachos?", ["mapo-tofu", "drunken-beans"]),  # its other name
+        ("Beef Stroganoff, not the Mushroom Stroganov", ["stroganoff", "mushroom-stragonov"]),
+    ],
+)
+def test_titles_are_found_as_people_write_them(text, ids):
+    assert NAMES.named(text) == ids
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Now I want to bake bread.",  # a food word, not the recipe called "Bread"
+        "eggs in a tomato and pepper sauce",  # words of a sentence, not a title
+        "What about the Stroganov?",  # two titles fit: not for the catalog to guess
+    ],
+)
+def test_words_of_a_sentence_are_not_titles(text):
+    assert NAMES.named(text) == []
+
+
+def test_a_food_word_written_as_a_name_is_the_recipe():
+    assert NAMES.named("There's our Bread, or the No-knead Bread.") == ["bread", "no-knead-bread"]
+
+
+async def test_the_names_are_read_once_and_again_after_the_catalog_changes():
+    reads = []
+
+    async def read_titles() -> dict[str, str]:
+        reads.append(1)
+        return TITLES
+
+    names = CatalogNames(read_titles)
+    await names.get()
+    await names.get()
+    names.forget()
+    await names.get()
+
+    assert len(reads) == 2

@@ -1,0 +1,252 @@
+"""Follow-ups resolved against the catalog: what "those", "the second one", "the noodle one",
+"it" and "not the soup" mean, and what an elliptical follow-up inherits.
+
+The resolver is deterministic and uses only the shipped catalog, so each case reads as a
+conversation and the standalone question it becomes.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from app.api_models import Message
+from app.recipe_names import RecipeNames
+from app.recipes import Recipe, read_catalog
+from app.references import Resolution, Resolver
+from app.settings import Settings
+
+
+@cache
+def catalog() -> dict[str, Recipe]:
+    return {r.id: r for r in read_catalog(Settings().local_catalog_path)}
+
+
+@cache
+def names() -> RecipeNames:
+    return RecipeNames({i: r.title for i, r in catalog().items()})
+
+
+def resolve(message: str, *turns: str) -> Resolution:
+    """`turns` alternate user, assistant, user…, as a conversation does."""
+    history = [Message(role="user" if n % 2 == 0 else "assistant", content=t) for n, t in enumerate(turns)]
+    return Resolver(names(), catalog()).resolve(message, history)
+
+
+VEGETARIAN = (
+    "I want something vegetarian",
+    "I can recommend the Mushroom sauce, the Shakshouka and the Spanish Tortilla.",
+)
+
+
+# The set last offered.
+
+
+def test_those_are_the_recipes_the_assistant_just_offered():
+    resolved = resolve("From those, which is the quickest to cook?", *VEGETARIAN)
+
+    assert resolved.question == (
+        "Considering the Mushroom sauce, the Shakshouka and the Spanish Tortilla,"
+        " which is the quickest to cook?"
+    )
+    assert resolved.recipe_ids == ["mushroom-sauce", "shakshouka", "spanish-tortilla"]
+
+
+@pytest.mark.parametrize(
+    "message", ["Which one is vegan?", "are either of them quick?", "Do any of these need eggs?"]
+)
+def test_which_one_either_and_these_keep_the_whole_set(message):
+    assert resolve(message, *VEGETARIAN).recipe_ids == ["mushroom-sauce", "shakshouka", "spanish-tortilla"]
+
+
+# Ordinals.
+
+
+@pytest.mark.parametrize(
+    ("message", "recipe_ids"),
+    [
+        ("How long does the second one take?", ["shakshouka"]),
+        ("What do I need for the last one?", ["spanish-tortilla"]),
+        ("Tell me about the first two", ["mushroom-sauce", "shakshouka"]),
+        ("is option 3 gluten free?", ["spanish-tortilla"]),
+    ],
+)
+def test_an_ordinal_picks_from_the_set_in_the_order_it_was_offered(message, recipe_ids):
+    assert resolve(message, *VEGETARIAN).recipe_ids == recipe_ids
+
+
+def test_the_ordinal_is_replaced_by_the_catalog_title():
+    assert (
+        resolve("How long does the second one take?", *VEGETARIAN).question
+        == "How long does the Shakshouka take?"
+    )
+
+
+def test_a_bare_first_is_a_word_of_the_sentence_not_an_ordinal():
+    assert resolve("What do I do first?", *VEGETARIAN).recipe_ids == []
+
+
+# Descriptions, from the catalog's data.
+
+
+ASIAN = (
+    "Something asian?",
+    "Try the Teriyaki Beef Wok, the Hoisin Tofu and Broccoli or the Yibin Burning Noodles.",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "recipe_ids"),
+    [
+        ("What's in the noodle one?", ASIAN, ["yibin-burning-noodles"]),  # a word of its title
+        ("Is the tofu one spicy?", ASIAN, ["hoisin-tofu-and-broccoli"]),
+        (
+            "how do I make the french one",  # a tag
+            ("Chicken?", "Chicken in Red Wine Vinegar Sauce or Chicken Paprikash."),
+            ["chicken-in-red-wine-vinegar-sauce"],
+        ),
+        ("is the meaty one spicy?", ("A stew?", "The Beef Goulash or the Drunken beans."), ["beef-goulash"]),
+        (
+            "What do I need for the vegan one?",  # a diet flag
+            ("Soup?", "The Lebanese Lentil Soup or the Potato Soup."),
+            ["lebanese-lentil-soup"],
+        ),
+        ("the quicker one, please", ("Pancakes!", "Swedish Pancakes or Oaty Pancakes."), ["oaty-pancakes"]),
+        ("How long does the one with potatoes take?", VEGETARIAN, ["spanish-tortilla"]),  # ingredients
+        (
+            "What about the Stroganov?",
+            ("Beef?", "Beef Goulash or Beef Stroganoff."),
+            ["stroganoff"],
+        ),  # misspelt
+    ],
+)
+def test_a_description_picks_the_recipe_it_fits(message, turns, recipe_ids):
+    assert resolve(message, *turns).recipe_ids == recipe_ids
+
+
+def test_which_is_the_vegan_one_asks_to_choose_among_all_of_them():
+    resolved = resolve("Which is the vegan one?", *VEGETARIAN)
+
+    assert resolved.recipe_ids == ["mushroom-sauce", "shakshouka", "spanish-tortilla"]
+
+
+# The single recipe in focus.
+
+
+@pytest.mark.parametrize(
+    "message", ["Can I freeze it?", "Is this vegan?", "What pan do I need for that one?"]
+)
+def test_it_this_and_that_one_are_the_recipe_in_focus(message):
+    resolved = resolve(message, "Tell me about the paella", "The Valencian Paella takes about 80 minutes.")
+
+    assert resolved.recipe_ids == ["paella"]
+    assert "the Valencian Paella" in resolved.question
+
+
+def test_it_is_the_recipe_the_user_asked_about_when_the_answer_named_others_too():
+    turns = ("How do I make beef stroganoff?", "The Beef Stroganoff goes well with Creamy Mashed Potatoes.")
+
+    assert resolve("Can I freeze it?", *turns).question == "Can I freeze the Beef Stroganoff?"
+
+
+# Exclusions within the set.
+
+
+def test_not_the_soup_of_the_others_leaves_the_soup_out():
+    turns = ("Vegetarian soups?", "Lebanese Lentil Soup, Potato Soup and Gypsy Soup.")
+
+    resolved = resolve("not the potato one; of the others, which is quickest?", *turns)
+
+    assert resolved.recipe_ids == ["lebanese-lentil-soup", "gypsy-soup"]
+    assert resolved.question == "Considering the Lebanese Lentil Soup and the Gypsy Soup, which is quickest?"
+
+
+def test_apart_from_names_what_to_leave_out():
+    turns = ("Rice dishes?", "Valencian Paella, Mushroom risotto and Arroz Chaufa.")
+
+    assert resolve("apart from the risotto, which has chicken?", *turns).recipe_ids == [
+        "paella",
+        "arroz-chaufa",
+    ]
+
+
+# Earlier constraints carried into elliptical follow-ups.
+
+
+DINNER = (
+    "I’m looking for dinner ideas.",
+    "What kind of cuisine are you interested in?",
+    "Vegetarian.",
+    "Any ingredients you particularly like or want to avoid?",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "question"),
+    [
+        ("What about ones with mushrooms?", DINNER, "What about vegetarian recipes with mushrooms?"),
+        (
+            "And a dessert?",
+            ("I'm vegan, what's for dinner?", "The Lenten Chili."),
+            "What about a vegan dessert?",
+        ),
+        ("any soups?", ("Something gluten-free", "The Valencian Paella."), "Any gluten-free soups?"),
+        (
+            "Is there a vegan one?",
+            ("I'd like a curry", "The Butter Chicken Masala Curry."),
+            "Is there a vegan curry?",
+        ),
+        (
+            "something with fish?",
+            ("I only have 30 minutes tonight", "The Carbonara is quick."),
+            "What about recipes with fish, ready in under 30 minutes?",
+        ),
+    ],
+)
+def test_an_elliptical_follow_up_keeps_what_the_user_asked_for_earlier(message, turns, question):
+    resolved = resolve(message, *turns)
+
+    assert resolved.question == question
+    assert resolved.carried
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Actually, forget that. How do I make chicken wings?",
+        "What drinks do you have?",
+        "Now I want to bake bread.",
+        "ok, a pizza dough recipe then",
+    ],
+)
+def test_a_change_of_topic_inherits_nothing(message):
+    resolved = resolve(message, *VEGETARIAN)
+
+    assert resolved.question == message
+    assert not {"mushroom-sauce", "shakshouka", "spanish-tortilla"} & set(resolved.recipe_ids)
+    assert resolved.carried == []
+
+
+def test_a_question_that_stands_on_its_own_is_left_as_it_is():
+    resolved = resolve("How do I make Beef Wellington?", *VEGETARIAN)
+
+    assert resolved.question == "How do I make Beef Wellington?"
+    assert resolved.recipe_ids == ["beef-wellington"]
+    assert resolved.rule is None
+
+
+# What the catalog does not know.
+
+
+@pytest.mark.parametrize(
+    "message", ["How long does the second one take?", "Can I freeze it?", "Which is vegan?"]
+)
+def test_recipes_the_catalog_lacks_are_never_guessed(message):
+    turns = ("Anything Ethiopian?", "People often make Doro Wat or Misir Wot.")
+
+    assert resolve(message, *turns) == Resolution(message)
+
+
+def test_a_first_message_needs_nothing():
+    assert resolve("From those, which is quickest?") == Resolution("From those, which is quickest?")
