@@ -28,6 +28,7 @@ test: setup lint
 # Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
 eval: $(VENV)/.installed
 	$(PY) eval/run_eval.py
+	$(PY) eval/followups.py
 
 # What the back end costs around the model, against LangChain (bench/run.py; about 5 minutes,
 # ARGS=--quick for 1). Writes bench/results.md and bench/latency_vs_turns.png.

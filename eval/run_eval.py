@@ -189,7 +189,8 @@ async def multi_turn(cases: list[dict], retriever: Retriever, settings: Settings
         started = time.perf_counter()
         for case in cases:
             history = [Message.model_validate(m) for m in case["conversation"]]
-            rewrites[case["id"]] = (await reformulate(llm, case["query"], history, settings)).question
+            rewrite = await reformulate(llm, case["query"], history, settings, retriever.catalog)
+            rewrites[case["id"]] = rewrite.question
         seconds = (time.perf_counter() - started) / len(cases)
         rows.insert(1, (f"our rewrite ({seconds:.1f} s each)", lambda c: rewrites[c["id"]]))
     print(f"\n## Multi-turn: {len(cases)} follow-ups, hybrid retrieval\n")
