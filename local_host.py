@@ -64,9 +64,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=7071)
+    # How long an idle client connection stays open (uvicorn's default unless set). The load
+    # test raises it so that no client's connection closes while it waits for the others.
+    parser.add_argument("--timeout-keep-alive", type=float, default=None)
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning")
+    keep_alive = {} if args.timeout_keep_alive is None else {"timeout_keep_alive": args.timeout_keep_alive}
+    uvicorn.run(create_app(), host=args.host, port=args.port, log_level="warning", **keep_alive)
 
 
 if __name__ == "__main__":

@@ -9,15 +9,15 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 from app.recipes import MAX_MINUTES, Recipe
 from app.text import stem
 
 # A word or short phrase to leave out; letters only, so it is safe in any query language.
-Excluded = Annotated[
-    str, StringConstraints(strip_whitespace=True, to_lower=True, pattern=r"^[a-z][a-z' -]{0,39}$")
-]
+EXCLUDED_PATTERN = r"^[a-z][a-z' -]{0,39}$"
+MAX_EXCLUDED = 10
+Excluded = Annotated[str, StringConstraints(strip_whitespace=True, to_lower=True, pattern=EXCLUDED_PATTERN)]
 
 RetrievalMode = Literal["hybrid", "vectors", "text"]
 DIET_FLAGS = ("vegetarian", "vegan", "gluten_free", "dairy_free")
@@ -36,7 +36,23 @@ class RecipeFilters(BaseModel):
     gluten_free: bool | None = None
     dairy_free: bool | None = None
     max_total_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
-    exclude: tuple[Excluded, ...] = Field(default=(), max_length=10)
+    exclude: tuple[Excluded, ...] = Field(default=(), max_length=MAX_EXCLUDED)
+    # What the question asked for that the filters refuse, and why: the question reader drops
+    # it rather than fail the request, and says so here (in /api/retrieve's answer and the
+    # protocol's thoughts). The app's to say: a request that sets it is refused.
+    not_applied: tuple[str, ...] = Field(
+        default=(),
+        description="read from the question but refused as a filter, and why (set by the app only)",
+        json_schema_extra={"readOnly": True},
+    )
+
+    @field_validator("not_applied")
+    @classmethod
+    def _the_apps_to_say(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        # Requests are validated with a context (the size limits); the reader builds without.
+        if value and info.context is not None:
+            raise ValueError("is set by the app, not in a request")
+        return value
 
     def diet(self) -> dict[str, bool]:
         """The diet flags that are set, by field name."""

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import logging
 import re
+import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Protocol
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from app.filters import RecipeFilters
+from app.filters import MAX_EXCLUDED, Excluded, RecipeFilters
 from app.prompts import prompt
 from app.providers import ChatModel
+from app.recipes import MAX_MINUTES
 from app.text import stem
 
 log = logging.getLogger(__name__)
@@ -54,13 +58,17 @@ TIME_LIMITS = [
 HURRY = re.compile(r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast)\b", re.I)
 HURRY_MINUTES = 30
 
+# Any letter, not only a-z: "jalapeños" is read whole (and folded to "jalapenos"), and a word
+# the filters cannot take is read whole too, so that it is dropped whole, with a note.
+LETTER = r"[^\W\d_]"
+WORD = rf"{LETTER}(?:{LETTER}|['-])*"
 # "but not stew", "without mushrooms", "no nuts", "doesn't involve eggs", "nut-free".
 EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need))"
     r"\s+(?:any\s+|a\s+|an\s+)?"
-    r"(?P<what>[a-z][a-z'-]*(?:\s+(?!and\b|or\b|but\b|please\b|with\b|for\b|in\b)[a-z][a-z'-]*)?)"
-    r"|\b(?P<free>[a-z]+)-free\b",
+    rf"(?P<what>{WORD}(?:\s+(?!and\b|or\b|but\b|please\b|with\b|for\b|in\b){WORD})?)"
+    rf"|\b(?P<free>{LETTER}+)-free\b",
     re.I,
 )
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
@@ -79,6 +87,56 @@ class ReadQuestion:
     filters: RecipeFilters
 
 
+# Letters that case-insensitive matching takes for a-z but that are not: the dotless i (ı),
+# the dotted capital I (İ, whose lower case is i plus a combining dot) and the long s (ſ) all
+# match `[a-z]` under re.I. They fold to the letter meant; anything else that is not a-z after
+# folding is refused by the filters, and dropped here.
+FOLDED = str.maketrans({"ı": "i", "ſ": "s", "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o"})
+EXCLUDED = TypeAdapter(Excluded)
+
+
+def folded(text: str) -> str:
+    """`text` in plain a-z where a letter has one: accents dropped, look-alikes mapped."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().translate(FOLDED))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def checked_filters(
+    diet: dict[str, bool], minutes: int | None, excluded: Sequence[str], notes: Sequence[str] = ()
+) -> RecipeFilters:
+    """Filters from what was read, keeping each part the filters take and dropping, with a
+    note in `not_applied`, each part they refuse: reading a question never fails a request."""
+    not_applied = list(notes)
+    if minutes is not None and not 0 <= minutes <= MAX_MINUTES:
+        not_applied.append(
+            f"max_total_minutes: {shown(str(minutes), 12)} minutes is over the limit of {MAX_MINUTES}"
+        )
+        minutes = None
+    kept: list[str] = []
+    for phrase in excluded:
+        try:
+            word = EXCLUDED.validate_python(folded(phrase))
+        except ValidationError:
+            not_applied.append(
+                f"exclude: {shown(phrase)} is not one to three plain words of 40 letters at most"
+            )
+            continue
+        if word not in kept:
+            kept.append(word)
+    if len(kept) > MAX_EXCLUDED:
+        dropped = ", ".join(shown(word) for word in kept[MAX_EXCLUDED:])
+        not_applied.append(f"exclude: only {MAX_EXCLUDED} words can be left out; not applied: {dropped}")
+        kept = kept[:MAX_EXCLUDED]
+    return RecipeFilters(
+        **diet, max_total_minutes=minutes, exclude=tuple(kept), not_applied=tuple(not_applied)
+    )
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """A piece of the question, short enough to repeat in a note."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def read_question(question: str) -> ReadQuestion:
     text = question
     diet: dict[str, bool] = {}
@@ -88,25 +146,34 @@ def read_question(question: str) -> ReadQuestion:
     excluded: list[str] = []
     for match in EXCLUSION.finditer(question):
         words = (match["what"] or match["free"] or "").lower().split()
-        if words and words[0] not in NOT_EXCLUDABLE:
+        if words and folded(words[0]) not in NOT_EXCLUDABLE:
             excluded.append(" ".join(words))
+            # Out of the searched text even when the filter refuses it: searching for what the
+            # user wants left out would pull it up.
             text = text.replace(match.group(0), " ")
     limit, said = time_limit(question)
     if said:
         text = text.replace(said, " ")
     return ReadQuestion(
         text=" ".join(text.split()) or question,
-        filters=RecipeFilters(**diet, max_total_minutes=limit, exclude=tuple(excluded)),
+        filters=checked_filters(diet, limit, excluded),
     )
 
 
 def time_limit(question: str) -> tuple[int | None, str]:
-    """The time limit in minutes and the phrase that said it; an explicit one wins over a hurry."""
+    """The time limit in minutes and the phrase that said it; an explicit one wins over a hurry.
+    A limit may be out of the filters' range (checked_filters drops it then)."""
     for pattern in TIME_LIMITS:
         if match := pattern.search(question):
             amount = (match["amount"] or "a").lower()
-            number = 0.5 if amount.startswith("half") else 1.0 if amount in ("a", "an") else float(amount)
-            return round(number * UNIT_MINUTES[match["unit"][0].lower()]), match.group(0)
+            unit = UNIT_MINUTES[match["unit"][0].lower()]
+            if amount.startswith("half"):
+                return round(0.5 * unit), match.group(0)
+            if amount in ("a", "an"):
+                return unit, match.group(0)
+            # Decimal, not float: a 400-digit amount is an ordinary (refused) number, where a
+            # float would be infinite and round() would raise.
+            return round(Decimal(amount) * unit), match.group(0)
     if match := HURRY.search(question):
         return HURRY_MINUTES, match.group(0)
     return None, ""
@@ -169,16 +236,14 @@ class ModelReader:
         )
         try:
             reading = ModelReading.model_validate_json(reply)
-            said = {stem(w) for w in re.findall(r"[a-z']+", question.lower())}
-            # Only what the question said may be left out, and a diet can only be asked for.
-            excluded = [p for p in reading.exclude if {stem(w) for w in p.lower().split()} <= said]
-            diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
-            filters = RecipeFilters(
-                **diet, max_total_minutes=reading.max_total_minutes, exclude=tuple(excluded)
-            )
         except ValidationError as error:
             log.warning(
                 "the model's filters were unusable (%d errors); reading them by rules", error.error_count()
             )
             return read_question(question)
+        said = {stem(w) for w in re.findall(r"[a-z']+", folded(question))}
+        # Only what the question said may be left out, and a diet can only be asked for.
+        excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
+        diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
+        filters = checked_filters(diet, reading.max_total_minutes, excluded)
         return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)

@@ -65,6 +65,8 @@ from bench.stats import median, p95
 MEMORY_GROWTH_LIMIT_MB = 10.0
 # How long the app may take to notice that its clients have closed their connections.
 CLOSE_GRACE_S = 10.0
+# How long the app keeps an idle client connection in the load test (its default is 5 s).
+CLIENT_KEEP_ALIVE_S = 300
 # The fake closes a connection idle this long (uvicorn's default, which it runs with).
 UPSTREAM_KEEP_ALIVE_S = float(inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default)
 TCP_STATES = {"01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "0A": "LISTEN"}
@@ -120,6 +122,9 @@ class Sockets:
 
     client_states: dict[str, int]  # on the app's own port, not listening: its clients'
     upstream_states: dict[str, int]  # to the fake model
+    # The peer port of each established client connection: which of them are the load's own
+    # clients (see own_client_ports), and not, say, a readiness probe the app has yet to close.
+    client_peers: frozenset[int] = frozenset()
 
     @property
     def clients(self) -> int:
@@ -130,7 +135,7 @@ class Sockets:
         return sum(self.upstream_states.values())
 
 
-def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
+def socket_inodes(pid: int | str) -> set[str]:
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         try:
@@ -139,10 +144,27 @@ def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
             continue
         if target.startswith("socket:["):
             inodes.add(target[8:-1])
+    return inodes
+
+
+def own_client_ports(app_port: int) -> set[int]:
+    """The local ports of this process's open connections to the app: the load's clients."""
+    inodes = socket_inodes("self")
+    ports = set()
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/self/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[9] in inodes and int(fields[2].rsplit(":", 1)[1], 16) == app_port:
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
+    inodes = socket_inodes(pid)
     # /proc/net/tcp is no snapshot: the kernel writes it a page at a time while sockets come
     # and go, and under load it lists some sockets twice (seen here: 58 rows for 50) and may
     # skip some. So each socket counts once, by inode; callers re-read where a skip matters.
-    found: dict[str, tuple[bool, str]] = {}  # inode: (a client's, state)
+    found: dict[str, tuple[bool, str, int]] = {}  # inode: (a client's, state, peer port)
     for table in ("tcp", "tcp6"):
         for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
             fields = line.split()
@@ -152,13 +174,16 @@ def app_sockets(pid: int, app_port: int, upstream_port: int) -> Sockets:
             local_port = int(fields[1].rsplit(":", 1)[1], 16)
             remote_port = int(fields[2].rsplit(":", 1)[1], 16)
             if local_port == app_port or remote_port == upstream_port:
-                found[fields[9]] = (local_port == app_port, state)
+                found[fields[9]] = (local_port == app_port, state, remote_port)
     clients: dict[str, int] = {}
     upstream: dict[str, int] = {}
-    for of_client, state in found.values():
+    peers = set()
+    for of_client, state, remote_port in found.values():
         group = clients if of_client else upstream
         group[state] = group.get(state, 0) + 1
-    return Sockets(clients, upstream)
+        if of_client and state == "ESTABLISHED":
+            peers.add(remote_port)
+    return Sockets(clients, upstream, frozenset(peers))
 
 
 async def settled(count: Callable[[], Sockets], busy: Callable[[Sockets], bool], within: float) -> Sockets:
@@ -191,6 +216,9 @@ class LoadResult:
     latencies: dict[str, list[float]] = field(default_factory=lambda: {kind.name: [] for kind in MIX})
     failures: list[Failure] = field(default_factory=list)
     rss_mb: list[tuple[int, float]] = field(default_factory=list)  # (requests done, MB) through the run
+    # The most of the load's own client connections the app held at once. Only those count: a
+    # stray socket (wait_listening's probe, which the app may not have closed yet) once made
+    # this 51 for 50 clients.
     peak_clients: int = 0
     peak_upstream: int = 0
     # The app's upstream sockets once the fake has closed the idle ones, then after one more
@@ -319,15 +347,18 @@ async def one_client(
             if taken == 0 and await all_connected.wait() == 0:
                 # Every client is between requests on its open connection: the app holds
                 # them all at once, whatever the sampling below happens to catch.
-                result.peak_clients = max(result.peak_clients, count_sockets().clients)
+                ours = own_client_ports(int(base_url.rsplit(":", 1)[1]))
+                held = len(count_sockets().client_peers & ours)
+                result.peak_clients = max(result.peak_clients, held)
 
 
 async def watch(pid: int, app_port: int, upstream_port: int, result: LoadResult, done: list[int]) -> None:
     """Samples memory and sockets until cancelled."""
     while True:
         result.rss_mb.append((done[0], memory_mb(pid)[0]))
+        ours = own_client_ports(app_port)
         sockets = app_sockets(pid, app_port, upstream_port)
-        result.peak_clients = max(result.peak_clients, sockets.clients)
+        result.peak_clients = max(result.peak_clients, len(sockets.client_peers & ours))
         result.peak_upstream = max(result.peak_upstream, sockets.upstream)
         await asyncio.sleep(0.1)
 
@@ -395,7 +426,10 @@ def run_load(requests: int, clients: int, work: Path, *, call_ms: float = 5.0) -
         fake = start(["bench/fake_openai.py", "--port", str(fake_port)], {}, work / "fake.log")
         processes.append(fake)
         env = app_env(fake_url, work / "recipes.sqlite3", "json_schema")
-        host = start(["local_host.py", "--port", str(app_port)], env, work / "host.log")
+        # Each client's connection must outlast the wait for every other client's first answer
+        # (a 5 s keep-alive could close one on a busy machine): the peak must not hang on timing.
+        command = ["local_host.py", "--port", str(app_port), "--timeout-keep-alive", str(CLIENT_KEEP_ALIVE_S)]
+        host = start(command, env, work / "host.log")
         processes.append(host)
         wait_listening(fake_port, fake)
         wait_listening(app_port, host)

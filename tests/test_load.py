@@ -5,13 +5,24 @@ memory flat and leave no connection open."""
 from __future__ import annotations
 
 import json
+import os
+import socket
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from bench.load import ANSWER, MEMORY_GROWTH_LIMIT_MB, MIX, Kind, check_response, run_load
+from bench.load import (
+    ANSWER,
+    MEMORY_GROWTH_LIMIT_MB,
+    MIX,
+    Kind,
+    app_sockets,
+    check_response,
+    own_client_ports,
+    run_load,
+)
 
 
 def test_fifty_clients_at_once_lose_no_request_and_leave_no_connection_open(tmp_path: Path):
@@ -26,6 +37,27 @@ def test_fifty_clients_at_once_lose_no_request_and_leave_no_connection_open(tmp_
     assert result.upstream_reused is not None
     assert result.upstream_reused.upstream <= 1, result.upstream_reused.upstream_states
     assert result.problems() == []
+
+
+def test_the_peak_counts_the_load_clients_only_not_a_leftover_probe():
+    """A readiness probe that connected and left, while the app still holds its end, once made
+    the peak 51 for 50 clients. Here this process plays the app (its listening socket), one
+    client that stays, and a probe that has hung up."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+        port = listener.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        probe = socket.create_connection(("127.0.0.1", port))
+        held = [listener.accept()[0], listener.accept()[0]]
+        probe.close()  # the app's end of it stays open until the app reads the hang-up
+        try:
+            sockets = app_sockets(os.getpid(), port, upstream_port=0)
+            assert sockets.clients == 2  # the app holds both ends...
+            assert own_client_ports(port) == {client.getsockname()[1]}
+            assert len(sockets.client_peers & own_client_ports(port)) == 1  # ...one is a client's
+        finally:
+            client.close()
+            for end in held:
+                end.close()
 
 
 # The checks above are only as good as the one that reads each response: it must call a

@@ -1,4 +1,5 @@
-"""The chat page in headless Chromium, through the SWA CLI on port 4280 and the local host.
+"""The chat page in headless Chromium, through the SWA CLI and the local host, each on a free port
+(never `make run`'s 4280 and 7071, so that the tests run beside it and beside each other).
 
 The LLM is scripted but reached over HTTP, as an OpenAI-compatible server, so the page, the
 SWA proxy, the local host, the `openai` SDK, the embedded search and the store all run for
@@ -15,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import sys
 import threading
 import time
@@ -35,7 +35,6 @@ from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 CHROMIUM_ARGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SITE_PORT = 4280
 SCREENSHOT = ROOT / "docs" / "screenshot.png"
 STORE_KEY = "recipe-chat.v1"
 # .ci/run sets this: there, a browser test that cannot run is a failure, not a skip.
@@ -180,11 +179,8 @@ def llm() -> Iterator[tuple[ScriptedLLM, str]]:
 def site(llm: tuple[ScriptedLLM, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not SWA.exists():
         unavailable("the SWA CLI is not installed: run `make setup` (npm ci)")
-    with socket.socket() as probe:
-        if probe.connect_ex(("127.0.0.1", SITE_PORT)) == 0:
-            pytest.fail(f"port {SITE_PORT} is taken: stop whatever serves it (make run?) and test again")
     tmp = tmp_path_factory.mktemp("page")
-    api_port = free_port()
+    api_port, site_port = free_port(), free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AZURE_", "OPENAI_", "LLM_", "LOCAL_"))}
     env |= {
         "OPENAI_BASE_URL": llm[1],
@@ -198,11 +194,11 @@ def site(llm: tuple[ScriptedLLM, str], tmp_path_factory: pytest.TempPathFactory)
     wait_until_up(f"http://127.0.0.1:{api_port}/api/chat", host, tmp / "host.log")
     command = [str(SWA), "start", "web", "--swa-config-location", ".", "--api-devserver-url"]
     swa = start(
-        [*command, f"http://127.0.0.1:{api_port}", "--host", "127.0.0.1", "--port", str(SITE_PORT)],
+        [*command, f"http://127.0.0.1:{api_port}", "--host", "127.0.0.1", "--port", str(site_port)],
         tmp / "swa.log",
     )
-    wait_until_up(f"http://127.0.0.1:{SITE_PORT}/", swa, tmp / "swa.log")
-    yield f"http://localhost:{SITE_PORT}/"
+    wait_until_up(f"http://127.0.0.1:{site_port}/", swa, tmp / "swa.log")
+    yield f"http://localhost:{site_port}/"
     stop(swa)
     stop(host)
 
