@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.answer_guard import ExactTitles, Named, no_names
 from app.indexing import Indexer, IndexingOptions
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.query_filters import ModelReader, QuestionReader, RuleReader
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 class Services:
     llm: ChatModel
     retriever: Retriever
+    # Which catalog recipes a text names (the answer guard's check for invented recipes).
+    named: Named = no_names
 
     def indexer(self) -> Indexer:
         return Indexer(self.retriever.embedder, self.retriever.store, self.retriever.index)
@@ -55,6 +58,7 @@ def chat_model(settings: Settings) -> ChatModel:
         context_tokens=settings.local_llm_context_tokens,
         threads=settings.local_llm_threads,
         temperature=settings.llm_temperature,
+        wait_seconds=settings.local_llm_wait_seconds,
     )
 
 
@@ -138,11 +142,23 @@ def build_retriever(settings: Settings, llm: ChatModel | None = None) -> Retriev
     return Retriever(embedder(settings), index, store, question_reader(settings, llm))
 
 
+def catalog_names(settings: Settings, retriever: Retriever) -> Named:
+    """Which catalog recipes a text names. A stand-in that knows exact titles, read from the
+    embedded store, or from the catalog file when the store is in the cloud.
+    (The catalog-name resolver, app/recipe_names.py, is to replace it here.)"""
+    every = getattr(retriever.store, "all", None)  # the embedded store can list its recipes
+    if callable(every):
+        return ExactTitles(every())
+    if settings.local_catalog_path.exists():
+        return ExactTitles(read_catalog(settings.local_catalog_path))
+    return no_names
+
+
 async def build_services(settings: Settings) -> Services:
     llm = chat_model(settings)
     retriever = build_retriever(settings, llm)
     await load_sample_catalog(settings, retriever)
-    return Services(llm, retriever)
+    return Services(llm, retriever, catalog_names(settings, retriever))
 
 
 _services: Services | None = None
