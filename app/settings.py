@@ -85,9 +85,8 @@ class Settings(BaseSettings):
     local_llm_wait_seconds: float = Field(default=0.5, ge=0)
     # Who writes the answer: `model` (the LLM, checked by the answer guard, with an answer from
     # the recipes' data when it fails), `data` (the recipes' data only, no model call), or
-    # `auto`: `model` on Azure OpenAI or an OpenAI-compatible server; on the embedded model,
-    # `data` for the questions the data answers (quickest, serves most, without X, is X vegan,
-    # what goes in X, how long X takes) and `model` for the rest, as `make eval` measured.
+    # `auto`: `model` on Azure OpenAI or an OpenAI-compatible server, `data` on the embedded
+    # SmolLM2-135M, whose replies the guard refused or replaced nearly always (make eval).
     answer_writer: Literal["auto", "model", "data"] = "auto"
 
     # Conversation handling.

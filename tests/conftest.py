@@ -167,12 +167,31 @@ def client(llm: StreamingScriptedModel, retriever: Retriever, named: Named) -> I
     use_services(None)
 
 
+@pytest.fixture(autouse=True)
+def model_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted model writes the answers in these tests, on the embedded defaults too
+    (where `auto` has the recipes' data write them); `data_writes` restores the default."""
+    import function_app
+
+    monkeypatch.setattr(function_app.settings, "answer_writer", "model")
+
+
+@pytest.fixture
+def data_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default choice of writer, `auto`: on the embedded defaults, the recipes' data."""
+    import function_app
+
+    monkeypatch.setattr(function_app.settings, "answer_writer", "auto")
+
+
 @pytest.fixture
 def cloud(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
     """The routes' settings as with a cloud model: it stays in charge of the answer, and its
     prompt holds whole recipes."""
     import function_app
 
-    cloud_settings = settings.model_copy(update={"openai_base_url": "http://model.invalid/v1"})
+    cloud_settings = settings.model_copy(
+        update={"openai_base_url": "http://model.invalid/v1", "answer_writer": "auto"}
+    )
     monkeypatch.setattr(function_app, "settings", cloud_settings)
     return cloud_settings

@@ -167,6 +167,17 @@ def test_a_reply_that_names_no_recipe_is_followed_by_the_recipes_found(client, l
     assert "Sorry" not in body["answer"]
 
 
+def test_the_design_s_chat_example_on_the_embedded_default_names_retrieved_mushroom_dishes(
+    client, llm, data_writes
+):
+    body = post(client).json()
+
+    assert body["answer"].startswith("These 3 recipes match best:")
+    assert [s["id"] for s in body["sources"]][:2] == [SAUCE, STROGANOV]
+    assert "Mushroom sauce (35 min in all, serves 3, vegetarian)" in body["answer"]
+    assert llm.stream_calls == []
+
+
 def test_a_busy_embedded_model_means_an_answer_from_the_data(client, llm):
     llm.streams.append([ModelBusyError()])
 
@@ -192,7 +203,9 @@ def test_a_busy_embedded_model_means_an_answer_from_the_data(client, llm):
         ("What do I need for the Mushroom sauce?", "For Mushroom sauce you need:"),
     ],
 )
-def test_on_the_embedded_model_questions_the_data_answers_get_no_model_call(client, llm, question, expected):
+def test_on_the_embedded_default_the_recipes_data_answers_with_no_model_call(
+    client, llm, data_writes, question, expected
+):
     body = post(client, question, []).json()
 
     assert expected in body["answer"]
