@@ -10,7 +10,7 @@ from __future__ import annotations
 import azure.functions as func
 from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Response
 
-from app import answerer, chat_protocol, cited_answerer, openapi, query_rewriter, recipe_api
+from app import answers, chat_protocol, openapi, query_rewriter, recipe_api
 from app.api_models import (
     ChatRequest,
     ChatResponse,
@@ -56,14 +56,26 @@ async def chat(req: Request) -> Response:
     async def run() -> ChatResponse | Response:
         body = await read_chat_body(req, settings)
         services = await get_services(settings)
+        event_stream = chat_protocol.wants_event_stream(req.headers.get("accept", ""))
+        # One answer pipeline (app/answers.py) for both bodies; only the shapes differ.
         if isinstance(body, ChatRequest):
-            return await answerer.answer(
-                services.llm, services.retriever, body.userMessage, body.conversation, settings
+            started = await answers.start_app_answer(
+                services.llm,
+                services.retriever,
+                await services.names(),
+                body.userMessage,
+                body.conversation,
+                settings,
             )
-        answer = await cited_answerer.start_answer(services.llm, services.retriever, body, settings)
+            if event_stream:
+                # The app body streams as server-sent events when asked (the page does).
+                return chat_protocol.event_response(answers.app_events(started), event_stream=True)
+            return await answers.chat_response(started)
+        answer = await answers.start_protocol_answer(
+            services.llm, services.retriever, await services.names(), body, settings
+        )
         if not body.stream:
             return await chat_protocol.completion(answer, body.session_state)
-        event_stream = chat_protocol.wants_event_stream(req.headers.get("accept", ""))
         return chat_protocol.streaming_response(answer, body.session_state, event_stream=event_stream)
 
     return await api_endpoint(req, run)

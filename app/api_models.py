@@ -98,6 +98,24 @@ class ChatResponse(BaseModel):
     sources: list[Source] = []
 
 
+class ChatDelta(BaseModel):
+    """A piece of the app body's answer, as it is written: an event of its stream, which a
+    client asks for with `Accept: text/event-stream`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    delta: str
+
+
+class ChatAnswerEnd(ChatResponse):
+    """The last event of the app body's stream: the whole answer, its sources, and why the
+    answer ended (`length`: the model was cut at its token limit)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    finish_reason: Literal["stop", "length"]
+
+
 class ModelSource(BaseModel):
     """A source as the model names it: the title is the model's and is never shown."""
 

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
@@ -28,7 +28,7 @@ from app.http_api import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
 from app.providers import UpstreamError
 
 if TYPE_CHECKING:
-    from app.cited_answerer import StartedAnswer
+    from app.answers import StartedAnswer
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,8 @@ async def completion(answer: StartedAnswer, session_state: Any) -> JSONResponse:
     content = "".join([piece async for piece in answer.reply])
     choice = {
         "context": answer.context | _followups(answer),
-        "finish_reason": "stop",
+        # "length" when the model was cut at its token limit (its unfinished sentence dropped).
+        "finish_reason": answer.reply.finish_reason,
         "index": 0,
         "message": {"content": content, "role": "assistant"},
         "session_state": session_state,
@@ -218,7 +219,7 @@ async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncIterator[dic
     async for piece in answer.reply:
         yield chunk({"content": piece})
     last = {"context": followups} if (followups := _followups(answer)) else {}
-    yield chunk({}, "stop", **last) | _usage(answer)
+    yield chunk({}, answer.reply.finish_reason, **last) | _usage(answer)
 
 
 def json_line(event: Mapping[str, Any]) -> str:
@@ -230,13 +231,17 @@ def server_sent_event(event: Mapping[str, Any]) -> str:
 
 
 def streaming_response(answer: StartedAnswer, session_state: Any, *, event_stream: bool) -> TimedStream:
-    """The chunks, framed for the client. Once the stream has begun the status is sent, so a
-    failure after that, or the request's deadline passing, is a last `{"error": ...}` event,
-    as the protocol says."""
+    """The protocol's chunks, framed for the client."""
+    return event_response(chunks(answer, session_state), event_stream=event_stream)
+
+
+def event_response(stream: AsyncGenerator[dict[str, Any], None], *, event_stream: bool) -> TimedStream:
+    """Events, framed for the client: JSON lines or server-sent events. Once the stream has
+    begun the status is sent, so a failure after that, or the request's deadline passing, is
+    a last `{"error": ...}` event, as the protocol says."""
     frame: Callable[[Mapping[str, Any]], str] = server_sent_event if event_stream else json_line
 
     async def events() -> AsyncIterator[str]:
-        stream = chunks(answer, session_state)
         try:
             while True:
                 # The deadline bounds each step, never a `yield`: a timeout left open across

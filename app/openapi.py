@@ -19,7 +19,15 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from app.api_models import ChatRequest, ChatResponse, ReformulateResponse, RetrieveRequest, RetrieveResponse
+from app.api_models import (
+    ChatAnswerEnd,
+    ChatDelta,
+    ChatRequest,
+    ChatResponse,
+    ReformulateResponse,
+    RetrieveRequest,
+    RetrieveResponse,
+)
 from app.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest
 from app.indexing import IndexingReport
 from app.protocol_responses import ChatCompletion, ChatCompletionChunk
@@ -84,6 +92,8 @@ class Operation:
     ok: tuple[type[BaseModel], ...] = ()  # the 200 body, any one of these
     errors: tuple[int, ...] = ()
     streams: type[BaseModel] | None = None  # each line or event of a streamed 200
+    # The events of the app's own body streamed as server-sent events (`Accept: text/event-stream`).
+    app_events: tuple[type[BaseModel], ...] = ()
     json_lines_body: bool = False
     flags: tuple[str, ...] = ()  # boolean query parameters
     needs_key: bool = False
@@ -104,6 +114,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         ok=(ChatResponse, ChatCompletion),
         errors=(*BODY_ERRORS, 409, *UPSTREAM_ERRORS),
         streams=ChatCompletionChunk,
+        app_events=(ChatDelta, ChatAnswerEnd),
     ),
     ("/api/retrieve", "post"): Operation(
         "retrieve",
@@ -151,6 +162,7 @@ def json_schemas() -> tuple[dict[tuple[type[BaseModel], JsonSchemaMode], dict[st
         wanted += [(model, "serialization") for model in operation.ok]
         if operation.streams is not None:
             wanted += [(operation.streams, "serialization"), (StreamError, "serialization")]
+        wanted += [(model, "serialization") for model in operation.app_events]
     refs, top = models_json_schema(list(dict.fromkeys(wanted)), ref_template=SCHEMAS + "{model}")
     return refs, top.get("$defs", {})
 
@@ -189,9 +201,12 @@ def operation_object(path: str, operation: Operation, refs: dict[Any, dict[str, 
     if operation.streams is not None:
         # OpenAPI 3.1 has no schema for the items of a stream (3.2's `itemSchema`); the
         # extension names it, and the tests validate every line of real streams against it.
-        item = {"anyOf": [refs[(operation.streams, "serialization")], refs[(StreamError, "serialization")]]}
-        for media_type in (JSON_LINES, EVENT_STREAM):
-            ok[media_type] = {"schema": {"type": "string"}, "x-item-schema": item}
+        chunk, error = refs[(operation.streams, "serialization")], refs[(StreamError, "serialization")]
+        ok[JSON_LINES] = {"schema": {"type": "string"}, "x-item-schema": {"anyOf": [chunk, error]}}
+        # Server-sent events carry the protocol's chunks, or, for the app's own body, its deltas
+        # and then the whole answer.
+        events = [refs[(m, "serialization")] for m in operation.app_events]
+        ok[EVENT_STREAM] = {"schema": {"type": "string"}, "x-item-schema": {"anyOf": [chunk, *events, error]}}
     responses: dict[str, Any] = {
         "200": {
             "description": "OK",

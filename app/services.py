@@ -7,6 +7,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from app.answer_guard import Named
 from app.indexing import Indexer, IndexingOptions
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.query_filters import ModelReader, QuestionReader, RuleReader
@@ -24,6 +25,12 @@ log = logging.getLogger(__name__)
 class Services:
     llm: ChatModel
     retriever: Retriever
+    # Which catalog recipes a text names (the answer guard's check for invented recipes):
+    # the catalog's own names unless a test sets a stand-in.
+    named: Named | None = None
+
+    async def names(self) -> Named:
+        return self.named or (await self.retriever.catalog.names.get()).named
 
     def indexer(self) -> Indexer:
         retriever = self.retriever
@@ -58,6 +65,7 @@ def chat_model(settings: Settings) -> ChatModel:
         context_tokens=settings.local_llm_context_tokens,
         threads=settings.local_llm_threads,
         temperature=settings.llm_temperature,
+        wait_seconds=settings.local_llm_wait_seconds,
     )
 
 

@@ -80,6 +80,19 @@ class Settings(BaseSettings):
     local_llm_model_path: Path | None = None
     local_llm_context_tokens: int = Field(default=8192, ge=512)
     local_llm_threads: int | None = None
+    # The embedded model is a 135M model on a few cores: its prompt holds each recipe's facts
+    # (title, id, time, servings, diets, key ingredients) in this many characters, and its
+    # reply is at most this many tokens (a few sentences, under a second on 2 cores).
+    local_recipe_prompt_chars: int = Field(default=160, ge=60)
+    local_answer_max_tokens: int = Field(default=80, ge=16)
+    # How long a chat waits for the embedded model while other chats hold it (it generates one
+    # reply at a time) before it answers from the recipes' data instead.
+    local_llm_wait_seconds: float = Field(default=0.5, ge=0)
+    # Who writes the answer: `model` (the LLM, checked by the answer guard, with an answer from
+    # the recipes' data when it fails), `data` (the recipes' data only, no model call), or
+    # `auto`: `model` on Azure OpenAI or an OpenAI-compatible server, `data` on the embedded
+    # SmolLM2-135M, whose replies the guard refused or replaced nearly always (make eval).
+    answer_writer: Literal["auto", "model", "data"] = "auto"
 
     # Conversation handling.
     history_max_messages: int = Field(default=6, ge=1)
@@ -108,6 +121,10 @@ class Settings(BaseSettings):
     @property
     def model_rewrites(self) -> bool:
         return self.rewriter == "model" or (self.rewriter == "auto" and self.uses_cloud_llm)
+
+    @property
+    def uses_embedded_llm(self) -> bool:
+        return not self.uses_cloud_llm
 
 
 @lru_cache(maxsize=1)

@@ -22,6 +22,7 @@ import asyncio
 import hashlib
 import json
 import math
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -38,6 +39,43 @@ CHARS_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4
 TOKENS_PER_REPLY = 3
 WORD = " simmer"  # one token of generated text
+# An answer's words, each one token, none repeated: the app's answer guard stops a reply that
+# loops, which "simmer simmer simmer..." would be.
+VOCAB = [
+    "simmer",
+    "the",
+    "onions",
+    "slowly",
+    "then",
+    "stir",
+    "in",
+    "garlic",
+    "with",
+    "fresh",
+    "herbs",
+    "and",
+    "serve",
+    "warm",
+    "over",
+    "rice",
+    "beside",
+    "crusty",
+    "bread",
+    "for",
+    "supper",
+    "tonight",
+]
+
+
+def answer_words(tokens: int) -> str:
+    return " ".join(f"{VOCAB[i % len(VOCAB)]}{i // len(VOCAB) or ''}" for i in range(tokens))
+
+
+def first_recipe_id(messages: list[dict[str, Any]]) -> str | None:
+    """The first recipe the answer prompt lists (`Title [id]: facts`), which the answer cites."""
+    system = str(messages[0].get("content") or "") if messages else ""
+    match = re.search(r"BEGIN RECIPES\n[^\n]*? \[([a-z0-9-]+)\]:", system)
+    return match.group(1) if match else None
 
 
 @dataclass
@@ -113,7 +151,7 @@ def rewrite_of(messages: list[dict[str, Any]]) -> str | None:
 
 def reply_text(body: dict[str, Any], tokens: int) -> str:
     messages = body.get("messages") or []
-    words = (WORD * tokens).strip()
+    words = answer_words(tokens)
     fmt = body.get("response_format") or {}
     if fmt.get("type") == "json_schema":
         schema = fmt.get("json_schema", {}).get("schema", {})
@@ -127,7 +165,10 @@ def reply_text(body: dict[str, Any], tokens: int) -> str:
     if fmt.get("type") == "json_object":
         return json.dumps({"answer": words, "sources": []})
     rewrite = rewrite_of(messages)
-    return rewrite if rewrite is not None else words
+    if rewrite is not None:
+        return rewrite
+    cited = first_recipe_id(messages)
+    return f"{words} [{cited}]" if cited else words
 
 
 async def chat_completions(request: Request) -> Response:

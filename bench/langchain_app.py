@@ -34,7 +34,7 @@ from starlette.routing import Route
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.answerer import ANSWER_MAX_TOKENS, describe
+from app.answers import ANSWER_MAX_TOKENS, prompt_recipe
 from app.retrieval import Retriever
 from app.services import build_retriever
 from app.settings import get_settings
@@ -70,7 +70,7 @@ class RecipeRetriever(BaseRetriever):
         retriever: Retriever = self.retriever
         retrieval = await retriever.retrieve_question(query, self.top)
         return [
-            Document(page_content=describe(f.recipe, self.prompt_chars), metadata={"id": f.recipe.id})
+            Document(page_content=prompt_recipe(f.recipe, self.prompt_chars), metadata={"id": f.recipe.id})
             for f in retrieval.found
         ]
 

@@ -44,8 +44,9 @@ import uvicorn
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app.answers import strip_citations
 from bench import conversations
-from bench.fake_openai import WORD
+from bench.fake_openai import answer_words
 from bench.processes import (
     app_env,
     configure_fake,
@@ -71,7 +72,9 @@ CLIENT_KEEP_ALIVE_S = 300
 UPSTREAM_KEEP_ALIVE_S = float(inspect.signature(uvicorn.Config).parameters["timeout_keep_alive"].default)
 TCP_STATES = {"01": "ESTABLISHED", "06": "TIME_WAIT", "08": "CLOSE_WAIT", "0A": "LISTEN"}
 TOKENS = 20  # in every answer of the fake model
-ANSWER = (WORD * TOKENS).strip()  # what the fake answers, JSON or streamed, to any question
+# What the fake answers to any question, citing the first recipe of the prompt (the app body
+# turns the citation into its one source; the protocol keeps it in the text).
+ANSWER = answer_words(TOKENS)
 
 
 @dataclass(frozen=True)
@@ -292,7 +295,7 @@ def check_response(kind: Kind, n: int, response: httpx.Response) -> str | None:
     choice = body["choices"][0]
     if (got := asked(choice["context"])) != question:
         return f"the answer to {got!r}, asked {question!r}"
-    if choice["message"]["content"] != ANSWER or choice["finish_reason"] != "stop":
+    if strip_citations(choice["message"]["content"]) != ANSWER or choice["finish_reason"] != "stop":
         return f"not the model's answer: {choice['message']}, {choice['finish_reason']}"
     return None
 
@@ -315,7 +318,7 @@ def check_stream(kind: Kind, question: str, content_type: str, text: str) -> str
     if events[-1]["choices"][0].get("finish_reason") != "stop":
         return "the stream ended without its finish"
     said = "".join(event["choices"][0]["delta"].get("content") or "" for event in events[:-1])
-    return None if said.strip() == ANSWER else f"the stream said {said[:200]!r}"
+    return None if strip_citations(said).strip() == ANSWER else f"the stream said {said[:200]!r}"
 
 
 async def one_client(

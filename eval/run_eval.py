@@ -5,8 +5,11 @@ Prints Markdown tables: hit@1, hit@3 and MRR@10 per retrieval mode and category,
 retrieval and, in the same run on the same index, a naive baseline (FTS5 over the query's raw
 words OR-ed with plain BM25, the same embedder, RRF k=60, no filters read); for multi-turn
 cases, hybrid retrieval with the raw follow-up, with our rewrite and with the gold rewrite;
-and grounding checks of the answers. It uses the configured providers (the embedded ones by
-default) and a scratch copy of the embedded index, so the app's own file is left alone.
+and the answers of both chat bodies: sources when a gold recipe was retrieved, recipes named
+outside the retrieved set, cut or looping answers, and their times, for the recipes' data (the
+embedded default) and the embedded model (`--model-answers` cases). It uses the configured
+providers (the embedded ones by default) and a scratch copy of the embedded index, so the app's
+own file is left alone.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import argparse
 import asyncio
 import json
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -25,10 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.answerer import answer
+from app import answers
+from app.answer_guard import ExactTitles, Named, loops
 from app.api_models import Message
+from app.chat_protocol import ChatProtocolRequest
+from app.providers import ChatModel
 from app.query_rewriter import reformulate
 from app.ranking import reciprocal_rank_fusion
+from app.recipes import read_catalog
 from app.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
@@ -132,7 +140,7 @@ def total(scores: dict[str, Scores], categories: Sequence[str]) -> Scores:
     return summed
 
 
-async def main(use_llm: bool) -> None:
+async def main(use_llm: bool, sample: int) -> None:
     cases = load_cases()
     single = [c for c in cases if c["category"] not in ("multi_turn", "no_answer")]
     multi = [c for c in cases if c["category"] == "multi_turn"]
@@ -174,7 +182,7 @@ async def main(use_llm: bool) -> None:
         if multi:
             await multi_turn(multi, retriever, settings, use_llm)
         if use_llm:
-            await grounding(cases, retriever, settings)
+            await answer_checks(cases, retriever, settings, sample)
 
 
 async def multi_turn(cases: list[dict], retriever: Retriever, settings: Settings, use_llm: bool) -> None:
@@ -203,23 +211,98 @@ async def multi_turn(cases: list[dict], retriever: Retriever, settings: Settings
         print(f"\nThe rewrite returned {unchanged} of {len(cases)} follow-ups unchanged.")
 
 
-async def grounding(cases: list[dict], retriever: Retriever, settings: Settings) -> None:
-    """Answers cite only retrieved recipes, and say they don't know when none fits."""
+@dataclass
+class AnswerTally:
+    """The answer checks of one body and one writer."""
+
+    cases: int = 0
+    gold_found: int = 0  # a gold recipe was among the recipes retrieved
+    gold_found_with_source: int = 0  # ... and the answer had at least one source
+    outside: list[str] = field(default_factory=list)  # named a catalog recipe not retrieved
+    cut_or_looping: list[str] = field(default_factory=list)
+    model_kept: int = 0  # the model's own reply reached the user (not replaced by the data)
+    seconds: list[float] = field(default_factory=list)
+
+    def row(self, label: str) -> str:
+        ordered = sorted(self.seconds)
+        p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+        kept = f"{self.model_kept} of {self.cases}" if "model" in label else "–"
+        return (
+            f"| {label} | {self.cases} | {self.gold_found_with_source} of {self.gold_found} | "
+            f"{len(self.outside)} | {len(self.cut_or_looping)} | {kept} | "
+            f"{statistics.median(ordered):.2f} | {p95:.2f} |"
+        )
+
+
+def looping(text: str) -> bool:
+    """A line said twice, or one that loops (the answer guard's own test)."""
+    lines = [" ".join(line.split()).lower() for line in text.splitlines() if len(line.strip()) > 12]
+    return len(set(lines)) < len(lines) or any(loops(line) for line in text.splitlines())
+
+
+async def one_answer(
+    body: str, case: dict, llm: ChatModel, retriever: Retriever, named: Named, settings: Settings
+) -> tuple[str, list[str], str, str, set[str]]:
+    """(answer text, source ids, finish reason, writer, retrieved ids) of one case, one body."""
+    if body == "app":
+        question = case.get("standalone") or case["query"]
+        started = await answers.start_app_answer(llm, retriever, named, question, [], settings)
+        response = await answers.chat_response(started)
+        text, sources = response.answer, [s.id for s in response.sources]
+    else:
+        history = [Message.model_validate(m) for m in case.get("conversation", [])]
+        request = ChatProtocolRequest.model_validate(
+            {"messages": [*(m.model_dump() for m in history), {"role": "user", "content": case["query"]}]}
+        )
+        started = await answers.start_protocol_answer(llm, retriever, named, request, settings)
+        text = "".join([piece async for piece in started.reply])
+        sources = [s.id for s in started.reply.sources()]
+    retrieved = {r.id for r in started.reply.recipes}
+    return text, sources, started.reply.finish_reason, started.reply.writer, retrieved
+
+
+async def answer_checks(cases: list[dict], retriever: Retriever, settings: Settings, sample: int) -> None:
+    """Both bodies' answers on the eval set: sources when a gold recipe was retrieved, no recipe
+    named outside the retrieved set, no cut or looping answer, and the time each took; for the
+    recipes' data (the embedded default) on every case, and the embedded model on a sample."""
     llm = chat_model(settings)
-    no_answer = [c for c in cases if c["category"] == "no_answer"]
-    answerable = [c for c in cases if c["category"] in HARD][:: max(1, len(cases) // 8)][:8]
-    cited_outside = said_dont_know = 0
-    for case in no_answer + answerable:
-        retrieval = await retriever.retrieve_question(case["query"], settings.search_top)
-        retrieved = {f.recipe.id for f in retrieval.found}
-        reply = await answer(llm, retriever, case["query"], [], settings)
-        cited_outside += any(s.id not in retrieved for s in reply.sources)
-        if case in no_answer:
-            said_dont_know += bool(DONT_KNOW.search(reply.answer)) and not reply.sources
-    print(f"\n## Grounding: {len(no_answer) + len(answerable)} answers from the configured LLM\n")
-    print(f"- answers citing a recipe that was not retrieved: {cited_outside}")
-    fits = f"{said_dont_know} of {len(no_answer)}"
-    print(f'- questions no recipe fits, answered "don\'t know" with no sources: {fits}')
+    catalog = list(read_catalog(settings.local_catalog_path))
+    named = ExactTitles(catalog)
+    writers = [("data", cases)]
+    if sample:
+        writers.append(("model", cases[:: max(1, len(cases) // sample)][:sample]))
+    print("\n## Answers, both bodies\n")
+    print(
+        "| body · writer | cases | with a source, when a gold recipe was retrieved | named a recipe "
+        "not retrieved | cut or looping | the model's reply kept | median s | p95 s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    notes = []
+    for writer, picked in writers:
+        configured = settings.model_copy(update={"answer_writer": writer})
+        for body in ("app", "protocol"):
+            tally = AnswerTally()
+            for case in picked:
+                started = time.perf_counter()
+                text, sources, finish, used, retrieved = await one_answer(
+                    body, case, llm, retriever, named, configured
+                )
+                tally.seconds.append(time.perf_counter() - started)
+                tally.cases += 1
+                tally.model_kept += used == "model"
+                if set(case.get("relevant", [])) & retrieved:
+                    tally.gold_found += 1
+                    tally.gold_found_with_source += bool(sources)
+                if [i for i in named(text) if i not in retrieved] or set(sources) - retrieved:
+                    tally.outside.append(case["id"])
+                if finish == "length" or looping(text):
+                    tally.cut_or_looping.append(case["id"])
+            print(tally.row(f"{body} · {writer}"))
+            if tally.outside or tally.cut_or_looping:
+                notes.append(
+                    f"- {body} · {writer}: outside {tally.outside}, cut or looping {tally.cut_or_looping}"
+                )
+    print("\n" + "\n".join(notes) if notes else "")
 
 
 if __name__ == "__main__":
@@ -227,4 +310,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-llm", action="store_true", help="retrieval only: skip the rewrite and answer runs"
     )
-    asyncio.run(main(use_llm=not parser.parse_args().no_llm))
+    parser.add_argument(
+        "--model-answers", type=int, default=40, help="cases answered by the embedded model (0: none)"
+    )
+    arguments = parser.parse_args()
+    asyncio.run(main(use_llm=not arguments.no_llm, sample=arguments.model_answers))

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator, Sequence
+import threading
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
-from app.providers import ChatTurn
+from app.answer_guard import ExactTitles, Named
+from app.providers import ChatStream, ChatTurn, Finish, Usage
 from app.providers.wordllama_embedder import WordLlamaEmbedder
+from app.recipes import read_catalog
 from app.retrieval import Retriever
 from app.services import (
     Services,
@@ -55,6 +58,58 @@ class ScriptedChatModel:
         return reply(messages) if callable(reply) else reply
 
 
+# Only a guard against a test that hangs: a passing test opens the gate at once.
+GATE_GUARD_SECONDS = 30
+
+Script = Sequence[str | Usage | Finish | Exception] | Exception | Callable[[Sequence[ChatTurn]], str]
+
+
+class StreamingScriptedModel(ScriptedChatModel):
+    """The scripted LLM of conftest, which can also stream.
+
+    Each entry of `streams` scripts one answer: its pieces, in order (a `Usage` among them is
+    reported as the provider's token counts, an exception is raised at that point of the
+    stream), or one exception, raised when the answer is asked for, before any piece. With a
+    `Finish("length")` among them reports a reply cut at the token limit; a function of the
+    messages writes its reply a few words a piece. With a
+    `gate`, the stream waits for the test to open it before its first piece.
+    """
+
+    def __init__(self, *replies: Any) -> None:
+        super().__init__(*replies)
+        self.streams: list[Script] = []
+        self.stream_calls: list[dict[str, Any]] = []
+        self.gate: threading.Event | None = None
+        self.pieces_written = 0
+
+    async def stream(
+        self, messages: Sequence[ChatTurn], *, max_tokens: int, temperature: float | None = None
+    ) -> ChatStream:
+        self.stream_calls.append(
+            {"messages": list(messages), "max_tokens": max_tokens, "temperature": temperature}
+        )
+        if not self.streams:
+            raise AssertionError("the LLM streamed more often than the test expected")
+        script = self.streams.pop(0)
+        if isinstance(script, Exception):
+            raise script
+        if callable(script):
+            script = say(script(messages))
+        return ChatStream(self._write(script), "scripted-model")
+
+    async def _write(
+        self, script: Iterable[str | Usage | Finish | Exception]
+    ) -> AsyncGenerator[str | Usage | Finish, None]:
+        if self.gate is not None and not await asyncio.to_thread(self.gate.wait, GATE_GUARD_SECONDS):
+            raise AssertionError("the test never opened the gate")
+        for item in script:
+            if isinstance(item, Exception):
+                raise item
+            if isinstance(item, str):
+                self.pieces_written += 1
+            yield item
+
+
 def model_json(answer: str, *ids: str, title: str = "a title the model made up") -> str:
     return json.dumps({"answer": answer, "sources": [{"id": i, "title": title} for i in ids]})
 
@@ -84,17 +139,59 @@ def retriever(settings: Settings, embedder: WordLlamaEmbedder) -> Retriever:
     return loaded
 
 
-@pytest.fixture
-def llm() -> ScriptedChatModel:
-    return ScriptedChatModel()
+@pytest.fixture(scope="session")
+def named(settings: Settings) -> Named:
+    """Which catalog recipes a text names: the exact-title stand-in over the shipped catalog."""
+    return ExactTitles(read_catalog(settings.local_catalog_path))
 
 
 @pytest.fixture
-def client(llm: ScriptedChatModel, retriever: Retriever) -> Iterator[TestClient]:
+def llm() -> StreamingScriptedModel:
+    return StreamingScriptedModel()
+
+
+def say(text: str) -> list[str]:
+    """A scripted stream of `text`, a few words a piece, as a model writes."""
+    words = text.split(" ")
+    return [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "") for i in range(0, len(words), 3)]
+
+
+@pytest.fixture
+def client(llm: StreamingScriptedModel, retriever: Retriever, named: Named) -> Iterator[TestClient]:
     """The app's own routes (as the local host mounts them), on the embedded catalog."""
     from local_host import create_app
 
-    use_services(Services(llm=llm, retriever=retriever))
+    use_services(Services(llm=llm, retriever=retriever, named=named))
     with TestClient(create_app()) as test_client:
         yield test_client
     use_services(None)
+
+
+@pytest.fixture(autouse=True)
+def model_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scripted model writes the answers in these tests, on the embedded defaults too
+    (where `auto` has the recipes' data write them); `data_writes` restores the default."""
+    import function_app
+
+    monkeypatch.setattr(function_app.settings, "answer_writer", "model")
+
+
+@pytest.fixture
+def data_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default choice of writer, `auto`: on the embedded defaults, the recipes' data."""
+    import function_app
+
+    monkeypatch.setattr(function_app.settings, "answer_writer", "auto")
+
+
+@pytest.fixture
+def cloud(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Settings:
+    """The routes' settings as with a cloud model: it stays in charge of the answer, and its
+    prompt holds whole recipes."""
+    import function_app
+
+    cloud_settings = settings.model_copy(
+        update={"openai_base_url": "http://model.invalid/v1", "answer_writer": "auto"}
+    )
+    monkeypatch.setattr(function_app, "settings", cloud_settings)
+    return cloud_settings

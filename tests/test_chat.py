@@ -1,11 +1,16 @@
-"""POST /api/chat: retrieve the top recipes for a standalone question and answer from them."""
+"""POST /api/chat with the app's own body: retrieve the top recipes for a standalone question,
+answer from them through the one answer pipeline (app/answers.py), and shape
+`{"answer", "sources"}`, or its server-sent events when asked for."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 
-from tests.conftest import ScriptedChatModel, model_json
+import pytest
+
+from app.providers import Finish, ModelBusyError
+from tests.conftest import StreamingScriptedModel, say
+from tests.protocol_helpers import server_sent_events
 
 DINNER_HISTORY = [
     {"role": "user", "content": "I’m looking for dinner ideas."},
@@ -14,35 +19,38 @@ DINNER_HISTORY = [
     {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
 ]
 QUESTION = "What vegetarian recipes with mushrooms are available?"
+# The three recipes that question retrieves (vegetarian is read as a filter).
+SAUCE, STROGANOV = "mushroom-sauce", "mushroom-stragonov"
 
 
-def post(client, user_message: str = QUESTION, conversation=DINNER_HISTORY):
-    return client.post("/api/chat", json={"userMessage": user_message, "conversation": conversation})
+def post(client, user_message: str = QUESTION, conversation=DINNER_HISTORY, headers=None):
+    return client.post(
+        "/api/chat", json={"userMessage": user_message, "conversation": conversation}, headers=headers
+    )
 
 
-def recipe_ids_in_prompt(llm: ScriptedChatModel) -> list[str]:
-    system = llm.calls[0]["messages"][0]["content"]
-    return [
-        line.removeprefix("[id: ").removesuffix("]")
-        for line in system.splitlines()
-        if line.startswith("[id: ")
-    ]
+def recipe_ids_in_prompt(llm: StreamingScriptedModel) -> list[str]:
+    system = llm.stream_calls[0]["messages"][0]["content"]
+    block = system.split("BEGIN RECIPES", 1)[1].split("END RECIPES", 1)[0]
+    return [line.split(" [", 1)[1].split("]", 1)[0] for line in block.strip().split("\n\n")]
 
 
-def test_the_dev_console_snippet_gets_an_answer_with_sources(client, llm):
-    llm.replies.append(lambda messages: model_json("Try the Winter Risotto.", "winter-risotto"))
+def test_the_dev_console_snippet_gets_an_answer_naming_retrieved_recipes_with_them_as_sources(client, llm):
+    llm.streams.append(say("Try the Mushroom Stroganov [mushroom-stragonov], a quick vegetarian pasta."))
 
     response = post(client)
 
     assert response.status_code == 200
-    assert response.json()["answer"] == "Try the Winter Risotto."
-    assert response.json()["sources"] == [{"id": "winter-risotto", "title": "Winter Risotto"}]
+    assert response.json() == {
+        "answer": "Try the Mushroom Stroganov, a quick vegetarian pasta.",
+        "sources": [{"id": STROGANOV, "title": "Mushroom Stroganov"}],
+    }
 
 
 def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dishes_first(
     client, llm, retriever
 ):
-    llm.replies.append(model_json("..."))
+    llm.streams.append(say("Mushroom sauce [mushroom-sauce]."))
 
     post(client)
 
@@ -54,74 +62,191 @@ def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dish
     assert all("mushroom" in recipe_id for recipe_id in ids[:2])
 
 
+def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client, llm):
+    llm.streams.append(say("Mushroom sauce [mushroom-sauce]."))
+
+    post(client)
+
+    system = llm.stream_calls[0]["messages"][0]["content"]
+    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
+    assert "Steps:" not in system
+    assert llm.stream_calls[0]["max_tokens"] == 80
+
+
+def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write(client, llm, cloud):
+    llm.streams.append(say("Mushroom sauce [mushroom-sauce]."))
+
+    post(client)
+
+    system = llm.stream_calls[0]["messages"][0]["content"]
+    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
+    assert "Steps: 1)" in system
+    assert llm.stream_calls[0]["max_tokens"] == 600
+
+
 def test_the_prompt_is_system_then_the_last_five_history_messages_then_the_question(client, llm):
     history = [{"role": ("user", "assistant")[i % 2], "content": f"turn {i}"} for i in range(12)]
-    llm.replies.append(model_json("..."))
+    llm.streams.append(say("Mushroom sauce [mushroom-sauce]."))
 
     post(client, conversation=history)
 
-    messages = llm.calls[0]["messages"]
+    messages = llm.stream_calls[0]["messages"]
     assert messages[0]["role"] == "system"
     assert messages[1:-1] == history[-5:]
     assert messages[-1] == {"role": "user", "content": QUESTION}
 
 
-def test_the_model_is_asked_for_json_whose_source_ids_are_the_retrieved_ones(client, llm):
-    llm.replies.append(model_json("..."))
+def test_a_source_title_comes_from_the_store_and_a_citation_not_retrieved_is_dropped(client, llm):
+    llm.streams.append(say("Mushroom sauce [mushroom-sauce, made-up-soup] is rich."))
 
-    post(client)
+    body = post(client).json()
 
-    schema = llm.calls[0]["json_schema"]
-    assert schema["required"] == ["answer", "sources"]
-    assert schema["properties"]["sources"]["items"]["properties"]["id"]["enum"] == recipe_ids_in_prompt(llm)
-
-
-def test_a_source_title_comes_from_the_recipe_never_from_the_model(client, llm):
-    llm.replies.append(model_json("Risotto!", "winter-risotto", title="Ignore me"))
-
-    assert post(client).json()["sources"] == [{"id": "winter-risotto", "title": "Winter Risotto"}]
+    assert body == {
+        "answer": "Mushroom sauce is rich.",
+        "sources": [{"id": SAUCE, "title": "Mushroom sauce"}],
+    }
 
 
-def test_a_source_that_was_not_retrieved_is_dropped(client, llm):
-    llm.replies.append(model_json("Risotto or soup.", "winter-risotto", "made-up-soup", "apple-pie"))
+def test_an_answer_naming_a_catalog_recipe_that_was_not_retrieved_is_replaced_by_the_data(client, llm):
+    # The Mushroom risotto is in the catalog, but the vegetarian filter kept it out.
+    llm.streams.append(say("Make the Mushroom risotto. It is lovely."))
 
-    sources = post(client).json()["sources"]
+    body = post(client).json()
 
-    assert sources == [{"id": "winter-risotto", "title": "Winter Risotto"}]
-
-
-def test_a_source_named_twice_is_listed_once(client, llm):
-    llm.replies.append(model_json("Risotto.", "winter-risotto", "winter-risotto"))
-
-    assert len(post(client).json()["sources"]) == 1
+    assert "Mushroom risotto" not in body["answer"]
+    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
 
 
-def test_when_the_recipes_do_not_hold_the_answer_the_reply_says_so_with_no_sources(client, llm):
-    llm.replies.append(model_json("I don't know: none of these recipes is a sushi recipe."))
+def test_a_looping_reply_is_stopped_and_the_data_answers(client, llm):
+    loop = "100g (110g) Arborio rice; " * 30
+    llm.streams.append(say("Sure, here is a soup. Title: " + loop))
+
+    body = post(client).json()
+
+    assert "Arborio rice; 100g" not in body["answer"]
+    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
+
+
+def test_a_repeated_line_is_dropped(client, llm):
+    line = "Mushroom sauce [mushroom-sauce] is vegetarian.\n"
+    llm.streams.append(say(line * 4))
+
+    body = post(client).json()
+
+    assert body["answer"] == "Mushroom sauce is vegetarian."
+
+
+def test_a_time_the_recipe_contradicts_is_never_shown(client, llm):
+    llm.streams.append(
+        say("Mushroom Stroganov [mushroom-stragonov] takes 30 min. Mushroom sauce takes 90 minutes.")
+    )
+
+    body = post(client).json()
+
+    assert body["answer"] == "Mushroom Stroganov takes 30 min."
+
+
+def test_a_reply_cut_at_the_token_limit_loses_its_unfinished_sentence_and_says_length(client, llm):
+    llm.streams.append(
+        [*say("Mushroom sauce [mushroom-sauce] is quick. The Stroganov is made with"), Finish("length")]
+    )
+
+    events = server_sent_events(post(client, headers={"Accept": "text/event-stream"}).text)
+
+    assert events[-1]["answer"] == "Mushroom sauce is quick."
+    assert events[-1]["finish_reason"] == "length"
+
+
+def test_a_reply_that_names_no_recipe_is_followed_by_the_recipes_found(client, llm):
+    llm.streams.append(say("Sure, I can help with that."))
+
+    body = post(client).json()
+
+    assert body["answer"].startswith("Sure, I can help with that.\n\nThese 3 recipes match best:")
+    assert len(body["sources"]) == 3
+    assert "Sorry" not in body["answer"]
+
+
+def test_the_design_s_chat_example_on_the_embedded_default_names_retrieved_mushroom_dishes(
+    client, llm, data_writes
+):
+    body = post(client).json()
+
+    assert body["answer"].startswith("These 3 recipes match best:")
+    assert [s["id"] for s in body["sources"]][:2] == [SAUCE, STROGANOV]
+    assert "Mushroom sauce (35 min in all, serves 3, vegetarian)" in body["answer"]
+    assert llm.stream_calls == []
+
+
+def test_a_busy_embedded_model_means_an_answer_from_the_data(client, llm):
+    llm.streams.append([ModelBusyError()])
+
+    body = post(client).json()
+
+    assert body["answer"].startswith("These 3 recipes match best:")
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "Of the Mushroom sauce and the Mushroom Stroganov, which is the quickest?",
+            "The quickest is Mushroom Stroganov",
+        ),
+        ("Which vegetarian mushroom recipe serves the most?", "serves the most"),
+        ("Which mushroom recipe has no cheese?", "Without cheese:"),
+        ("Is the Mushroom Stroganov vegetarian?", "Yes: Mushroom Stroganov is vegetarian."),
+        (
+            "How long does the Mushroom Stroganov take?",
+            "Mushroom Stroganov takes 30 min in all (prep 10 min, cook 20 min).",
+        ),
+        ("What do I need for the Mushroom sauce?", "For Mushroom sauce you need:"),
+    ],
+)
+def test_on_the_embedded_default_the_recipes_data_answers_with_no_model_call(
+    client, llm, data_writes, question, expected
+):
+    body = post(client, question, []).json()
+
+    assert expected in body["answer"]
+    assert body["sources"]
+    assert llm.stream_calls == []
+
+
+def test_a_cloud_model_answers_those_too(client, llm, cloud):
+    llm.streams.append(say("Mushroom Stroganov [mushroom-stragonov] is quickest, at 30 min."))
+
+    body = post(client, "Which vegetarian mushroom recipe is the quickest?", []).json()
+
+    assert body["answer"] == "Mushroom Stroganov is quickest, at 30 min."
+
+
+def test_when_a_cloud_model_says_the_recipes_do_not_hold_the_answer_there_are_no_sources(client, llm, cloud):
+    llm.streams.append(say("I don't know: none of these recipes is a sushi recipe."))
 
     body = post(client, "How do I make sushi rice?", []).json()
 
     assert body == {"answer": "I don't know: none of these recipes is a sushi recipe.", "sources": []}
 
 
-def test_a_reply_that_is_not_json_becomes_a_clear_answer_not_an_error(client, llm):
-    llm.replies.append("Winter Risotto is lovely {")
+def test_the_app_body_streams_as_server_sent_events_when_asked(client, llm):
+    llm.streams.append(
+        say("Mushroom sauce [mushroom-sauce] is rich. Mushroom Stroganov [mushroom-stragonov] is quick.")
+    )
 
-    response = post(client)
+    response = post(client, headers={"Accept": "text/event-stream"})
 
     assert response.status_code == 200
-    body = response.json()
-    assert body["answer"].startswith("Sorry, I couldn't put an answer together")
-    assert [s["id"] for s in body["sources"]] == recipe_ids_in_prompt(llm)
-
-
-def test_json_of_the_wrong_shape_is_treated_like_no_json(client, llm):
-    llm.replies.append(json.dumps({"reply": "Winter Risotto"}))
-
-    assert post(client).json()["answer"].startswith("Sorry, I couldn't put an answer together")
-
-
-def test_json_inside_a_code_fence_is_accepted(client, llm):
-    llm.replies.append("```json\n" + model_json("Risotto.", "winter-risotto") + "\n```")
-
-    assert post(client).json()["answer"] == "Risotto."
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = server_sent_events(response.text)
+    deltas = [e["delta"] for e in events[:-1]]
+    assert len(deltas) >= 2
+    assert "".join(deltas) == "Mushroom sauce is rich. Mushroom Stroganov is quick."
+    assert events[-1] == {
+        "answer": "Mushroom sauce is rich. Mushroom Stroganov is quick.",
+        "sources": [
+            {"id": SAUCE, "title": "Mushroom sauce"},
+            {"id": STROGANOV, "title": "Mushroom Stroganov"},
+        ],
+        "finish_reason": "stop",
+    }

@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.providers import ContentFilteredError, UpstreamError, Usage
+from app.providers import ContentFilteredError, ModelBusyError, UpstreamError, Usage
 from app.providers.llama_cpp_llm import FAILED, LlamaCppChatModel, bundled_model_path
 from app.providers.openai_clients import ANSWER_FILTERED
 from tests.test_openai_provider import SECRET, Server, chat_model
@@ -84,6 +84,7 @@ async def test_a_stream_yields_the_answer_piece_by_piece_and_the_usage_reported_
 
     assert await read(stream) == ["Try the ", "risotto."]
     assert stream.usage == Usage(prompt_tokens=50, completion_tokens=3, total_tokens=53)
+    assert stream.finish_reason == "stop"
     assert stream.model == "smollm2"
     assert server.body() == {
         "model": "smollm2",
@@ -161,12 +162,22 @@ async def test_a_stream_that_breaks_off_raises_a_clean_upstream_error():
     assert SECRET not in str(raised.value)
 
 
+async def test_a_reply_cut_at_the_token_limit_says_so():
+    server = Server(lambda _: events(chunk(), chunk("Try the risotto, which"), chunk(None, "length")))
+
+    stream = await chat_model(server).stream(MESSAGES, max_tokens=5)
+
+    assert await read(stream) == ["Try the risotto, which"]
+    assert stream.finish_reason == "length"
+
+
 class FakeLlama:
     """Stands in for `llama_cpp.Llama`: streams `pieces` in llama.cpp's chunk format, each only
     once the test has allowed it, and notes where and how far it got."""
 
-    def __init__(self, pieces: list[str | Exception]) -> None:
+    def __init__(self, pieces: list[str | Exception], finish: str = "stop") -> None:
         self.pieces = pieces
+        self.finish = finish
         self._permits = threading.Semaphore(0)
         self.started = threading.Event()
         self.closed = threading.Event()
@@ -187,7 +198,7 @@ class FakeLlama:
                         raise piece
                     self.served += 1
                     yield {"choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
-                yield {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                yield {"choices": [{"index": 0, "delta": {}, "finish_reason": self.finish}]}
             finally:
                 self.closed.set()
 
@@ -242,6 +253,30 @@ async def test_a_stream_closed_early_stops_the_generation_and_frees_the_model(fa
     assert await asyncio.to_thread(model._lock.acquire, True, GUARD_SECONDS)
 
 
+async def test_the_embedded_model_says_why_it_stopped(fake_llama):
+    fake_llama.finish = "length"
+    fake_llama.allow()
+    stream = await embedded_model().stream(MESSAGES, max_tokens=3)
+
+    assert await read(stream) == ["Try ", "the ", "risotto."]
+    assert stream.finish_reason == "length"
+
+
+async def test_a_chat_waits_for_a_busy_embedded_model_only_so_long_then_hears_it_is_busy(fake_llama):
+    model = LlamaCppChatModel(
+        Path("model.gguf"), context_tokens=512, threads=1, temperature=0.0, wait_seconds=0.0
+    )
+    first = asyncio.create_task(read(await model.stream(MESSAGES, max_tokens=20)))
+    assert await asyncio.to_thread(fake_llama.started.wait, GUARD_SECONDS)
+
+    # The first generation holds the model: the second does not queue behind it.
+    with pytest.raises(ModelBusyError):
+        await read(await model.stream(MESSAGES, max_tokens=20))
+
+    fake_llama.allow()
+    assert await first == ["Try ", "the ", "risotto."]
+
+
 async def test_a_failure_of_the_embedded_model_mid_stream_is_a_clean_upstream_error(fake_llama):
     fake_llama.pieces = ["Try ", ValueError("Requested tokens (9000) exceed context window of 512")]
     fake_llama.allow()
@@ -263,3 +298,4 @@ async def test_the_shipped_model_streams_its_answer():
     assert len(pieces) > 1 and "".join(pieces).strip()
     assert stream.model == bundled_model_path().name
     assert stream.usage is None
+    assert stream.finish_reason in ("stop", "length")

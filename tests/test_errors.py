@@ -123,7 +123,9 @@ def test_only_post_is_served(client):
 @pytest.mark.parametrize("route", ROUTES)
 def test_an_upstream_failure_is_a_clean_5xx(client, llm, route, monkeypatch):
     monkeypatch.setattr(function_app.settings, "rewriter", "model")  # so that the rewrite calls the model
-    llm.replies.append(UpstreamError("The language model is busy. Please try again in a moment.", status=503))
+    busy = UpstreamError("The language model is busy. Please try again in a moment.", status=503)
+    llm.replies.append(busy)  # the rewrite's call
+    llm.streams.append(busy)  # the answer's
     conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
 
     response = client.post(route, json={"userMessage": "And quick ones?", "conversation": conversation})
@@ -136,6 +138,7 @@ def test_an_upstream_failure_is_a_clean_5xx(client, llm, route, monkeypatch):
 def test_an_unexpected_fault_says_nothing_internal(client, llm, route, monkeypatch):
     monkeypatch.setattr(function_app.settings, "rewriter", "model")
     llm.replies.append(KeyError("sk-secret-key at https://internal.example/openai"))
+    llm.streams.append(KeyError("sk-secret-key at https://internal.example/openai"))
     conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
 
     response = client.post(route, json={"userMessage": "And quick ones?", "conversation": conversation})

@@ -37,8 +37,10 @@ FORBIDDEN_IN_RESPONSES = (
     "openai",
     "You are the",
 )
-APP_BODY = {"userMessage": "Which soup is the quickest to cook?"}
-PROTOCOL_BODY = {"messages": [{"role": "user", "content": "Which soup is the quickest to cook?"}]}
+# A question the model answers (on the embedded defaults, the recipes' data answers "which is
+# quickest" with no model call).
+APP_BODY = {"userMessage": "Which soups are warming on a cold day?"}
+PROTOCOL_BODY = {"messages": [{"role": "user", "content": "Which soups are warming on a cold day?"}]}
 
 Respond = Callable[[httpx.Request], httpx.Response]
 
@@ -50,8 +52,15 @@ def completion(content: str | None, finish_reason: str = "stop") -> httpx.Respon
     return httpx.Response(200, json=body)
 
 
-def chunk(content: str) -> bytes:
-    choice = {"index": 0, "delta": {"content": content}, "finish_reason": None}
+def streamed(content: str | None, finish_reason: str = "stop") -> httpx.Response:
+    """A streamed reply: its text in one chunk, then the finish."""
+    parts = [chunk(content)] if content else []
+    body = b"".join([*parts, chunk("", finish_reason), b"data: [DONE]\n\n"])
+    return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+
+def chunk(content: str, finish_reason: str | None = None) -> bytes:
+    choice = {"index": 0, "delta": {"content": content}, "finish_reason": finish_reason}
     body = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [choice]}
     return f"data: {json.dumps(body)}\n\n".encode()
 
@@ -167,31 +176,33 @@ def test_a_content_filter_refusal_is_a_400_and_not_retried(app_over, caplog):
 @pytest.mark.parametrize(
     "content",
     ['{"answer": "Soup', "Sure! Here is some soup.", "", None],
-    ids=["cut JSON", "prose", "empty", "null"],
+    ids=["JSON", "prose", "empty", "null"],
 )
-def test_a_reply_that_is_not_the_json_asked_for_still_gets_the_matching_recipes(app_over, content):
-    response = app_over(FakeOpenAI(lambda r: completion(content))).post("/api/chat", json=APP_BODY)
+def test_a_reply_that_names_no_recipe_still_gets_the_matching_recipes_never_an_apology(app_over, content):
+    response = app_over(FakeOpenAI(lambda r: streamed(content))).post("/api/chat", json=APP_BODY)
 
     assert response.status_code == 200
-    assert response.json()["answer"].startswith("Sorry, I couldn't put an answer together")
-    assert response.json()["sources"]
+    assert "Sorry" not in response.json()["answer"]
+    assert "These 3 recipes match best:" in response.json()["answer"]
+    assert len(response.json()["sources"]) == 3
 
 
-def test_made_up_source_ids_are_dropped(app_over):
-    made_up = json.dumps({"answer": "Soup.", "sources": [{"id": "unicorn-stew", "title": "Unicorn stew"}]})
-
-    response = app_over(FakeOpenAI(lambda r: completion(made_up))).post("/api/chat", json=APP_BODY)
+def test_made_up_citations_are_dropped(app_over):
+    response = app_over(FakeOpenAI(lambda r: streamed("Soup [unicorn-stew]."))).post(
+        "/api/chat", json=APP_BODY
+    )
 
     assert response.status_code == 200
-    assert response.json() == {"answer": "Soup.", "sources": []}
+    assert "unicorn-stew" not in response.text
+    assert len(response.json()["sources"]) == 3
 
 
 def test_a_stream_cut_halfway_ends_with_an_error_line(app_over, caplog):
     caplog.set_level(logging.INFO)
 
     async def cut_short() -> AsyncIterator[bytes]:
-        yield chunk("The quickest ")
-        yield chunk("is the ")
+        yield chunk("The warmest ")
+        yield chunk("is a soup. It")
         raise httpx.RemoteProtocolError("peer closed connection without sending complete message body")
 
     def respond(request: httpx.Request) -> httpx.Response:
@@ -204,7 +215,7 @@ def test_a_stream_cut_halfway_ends_with_an_error_line(app_over, caplog):
     assert lines[-1] == {"error": FAILED}
     assert (
         "".join(line["choices"][0]["delta"].get("content") or "" for line in lines[:-1]).rstrip()
-        == "The quickest is the"
+        == "The warmest is a soup."
     )
     for secret in FORBIDDEN_IN_RESPONSES:
         assert secret not in lines[-1]["error"]
@@ -259,7 +270,7 @@ class StallsMidStream:
     async def stream(self, *args: Any, **kwargs: Any) -> ChatStream:
         async def parts() -> AsyncIterator[str]:
             try:
-                yield "The quickest "
+                yield "A lentil soup is warming. "
                 await asyncio.Event().wait()
             finally:
                 self.stopped = True
@@ -279,7 +290,7 @@ def test_a_stream_past_its_deadline_ends_with_an_error_event(client, retriever, 
 
     assert response.status_code == 200
     events = [json.loads(line.removeprefix("data: ")) for line in response.text.splitlines() if line]
-    assert events[1]["choices"][0]["delta"]["content"].startswith("The quickest")
+    assert events[1]["choices"][0]["delta"]["content"].startswith("A lentil soup is warming.")
     assert events[-1] == {"error": "The request took too long. Please try again."}
     assert model.stopped  # the model was told to stop, not left writing for nobody
     request_id = response.headers["x-request-id"]

@@ -230,7 +230,7 @@ def obeys_the_last_instruction(reply: str) -> Callable[[Sequence[ChatTurn]], str
     def answer(messages: Sequence[ChatTurn]) -> str:
         transcript = "\n".join(m["content"] for m in messages)
         injected, rules = transcript.lower().rfind(INJECTION.lower()), transcript.rfind(RULES_HEADING)
-        return model_json("PWNED") if injected > rules else reply
+        return "PWNED" if injected > rules else reply
 
     return answer
 
@@ -271,40 +271,46 @@ def ask(store: Retriever, llm: ScriptedChatModel, body: dict[str, Any]) -> Any:
         use_services(None)
 
 
-def test_a_recipe_that_says_ignore_your_rules_changes_no_rule(injected_store):
-    llm = ScriptedChatModel(obeys_the_last_instruction(model_json("Bake the pie.", "pwned-pie")))
+# With a cloud model's settings: its prompt holds whole recipes, descriptions included (the
+# embedded model's holds only each recipe's facts, which leaves an injection no room).
+
+
+def test_a_recipe_that_says_ignore_your_rules_changes_no_rule(injected_store, cloud):
+    llm = StreamingScriptedModel()
+    llm.streams.append(obeys_the_last_instruction("Bake the Pwned pie [pwned-pie]."))
 
     response = ask(injected_store, llm, {"userMessage": "How do I make the pwned pie?"})
 
     assert response.status_code == 200
     assert response.json() == {
-        "answer": "Bake the pie.",
+        "answer": "Bake the Pwned pie.",
         "sources": [{"id": "pwned-pie", "title": "Pwned pie"}],
     }
-    system = llm.calls[0]["messages"][0]["content"]
+    system = llm.stream_calls[0]["messages"][0]["content"]
     assert INJECTION.lower() in system  # the recipe did reach the model, as data
     assert system.index(INJECTION.lower()) < system.rindex(RULES_HEADING)
 
 
-def test_the_check_has_teeth_a_recipe_after_the_rules_would_win(injected_store, monkeypatch):
+def test_the_check_has_teeth_a_recipe_after_the_rules_would_win(injected_store, monkeypatch, cloud):
     """The same model and recipe, with the prompt's two halves swapped: the recipe wins.
     So the test above fails if the answer prompt ever put the recipes after its rules."""
-    from app import answerer, prompts
+    from app import answers, prompts
 
     original = prompts.prompt("answer_system")
     head, rules = original.split(RULES_HEADING)
     swapped = (
         head.split("Recipes (")[0] + RULES_HEADING + rules + "\n\nRecipes (" + head.split("Recipes (")[1]
     )
-    monkeypatch.setattr(answerer, "prompt", lambda name: swapped if name == "answer_system" else original)
-    llm = ScriptedChatModel(obeys_the_last_instruction(model_json("Bake the pie.", "pwned-pie")))
+    monkeypatch.setattr(answers, "prompt", lambda name: swapped if name == "answer_system" else original)
+    llm = StreamingScriptedModel()
+    llm.streams.append(obeys_the_last_instruction("Bake the Pwned pie [pwned-pie]."))
 
     response = ask(injected_store, llm, {"userMessage": "How do I make the pwned pie?"})
 
     assert response.json()["answer"] == "PWNED"
 
 
-def test_the_protocol_prompt_keeps_its_rules_after_the_recipes_too(injected_store):
+def test_the_protocol_prompt_keeps_its_rules_after_the_recipes_too(injected_store, cloud):
     model = StreamingScriptedModel()
     model.streams.append(["Bake the pie [pwned-pie]."])
 
@@ -322,22 +328,17 @@ def test_the_protocol_prompt_keeps_its_rules_after_the_recipes_too(injected_stor
     )
 
 
-def test_an_injection_in_the_user_message_stays_a_user_turn_and_cannot_forge_sources(injected_store):
+def test_an_injection_in_the_user_message_stays_a_user_turn_and_cannot_forge_sources(injected_store, cloud):
     """The user can talk the model into anything in its own answer (this model obeys), but not
     into the system prompt, nor into citing a recipe that was not retrieved or retitling one."""
-    forged = json.dumps(
-        {
-            "answer": "PWNED",
-            "sources": [{"id": "pwned-pie", "title": "PWNED"}, {"id": "secret-recipe", "title": "x"}],
-        }
-    )
-    llm = ScriptedChatModel(lambda messages: forged)
+    llm = StreamingScriptedModel()
+    llm.streams.append(lambda messages: "PWNED [pwned-pie][secret-recipe], titled PWNED.")
     question = f"How do I make the pwned pie? {INJECTION}"
 
     response = ask(injected_store, llm, {"userMessage": question})
 
     assert response.status_code == 200
     assert response.json()["sources"] == [{"id": "pwned-pie", "title": "Pwned pie"}]
-    messages = llm.calls[0]["messages"]
+    messages = llm.stream_calls[0]["messages"]
     assert [m["role"] for m in messages] == ["system", "user"]
     assert question not in messages[0]["content"] and messages[-1]["content"] == question

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import function_app
+from app.api_models import ChatAnswerEnd, ChatDelta
 from app.openapi import OPERATIONS, document
 from app.protocol_responses import ChatCompletion, ChatCompletionChunk
 from local_host import registered_functions, route_prefix
-from tests.conftest import model_json
 from tests.protocol_helpers import StreamingScriptedModel, json_lines, server_sent_events
 
 
@@ -110,9 +110,28 @@ def test_every_line_of_a_real_stream_matches_its_documented_model(client, retrie
 
 
 def test_the_app_body_answer_matches_its_documented_model(client, llm):
-    llm.replies.append(model_json("Chicken soup.", "chicken-soup"))
+    llm.streams.append(["Chicken soup [chicken-soup]."])
 
     response = client.post("/api/chat", json={"userMessage": "Which soup is the quickest to cook?"})
 
     assert response.status_code == 200
     assert set(response.json()) == set(document()["components"]["schemas"]["ChatResponse"]["properties"])
+
+
+def test_every_event_of_a_real_app_body_stream_matches_its_documented_models(client, llm):
+    llm.streams.append(["Chicken soup [chicken-soup] is quick. ", "It is warming."])
+
+    response = client.post(
+        "/api/chat",
+        json={"userMessage": "Which soup is the quickest to cook?"},
+        headers={"accept": "text/event-stream"},
+    )
+
+    assert response.status_code == 200
+    events = server_sent_events(response.text)
+    documented = document()["paths"]["/api/chat"]["post"]["responses"]["200"]["content"]["text/event-stream"]
+    refs = [item["$ref"] for item in documented["x-item-schema"]["anyOf"]]
+    assert "#/components/schemas/ChatDelta" in refs and "#/components/schemas/ChatAnswerEnd" in refs
+    for event in events[:-1]:
+        ChatDelta.model_validate(event)
+    ChatAnswerEnd.model_validate(events[-1])

@@ -19,7 +19,7 @@ import shutil
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,7 @@ import httpx
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_up
@@ -35,7 +35,7 @@ from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 CHROMIUM_ARGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SCREENSHOT = ROOT / "docs" / "screenshot.png"
+SCREENSHOT = ROOT / ".local" / "test_page.png"
 STORE_KEY = "recipe-chat.v1"
 # .ci/run sets this: there, a browser test that cannot run is a failure, not a skip.
 REQUIRED = "RECIPE_CHAT_REQUIRE_BROWSER"
@@ -45,6 +45,7 @@ FOLLOW_UP = "From those, which is the quickest to cook?"
 THIRD = "What do I need for it?"
 FAILING = "Is it vegetarian?"  # the scripted model fails on its first answer to this
 HELD = "Anything for a slow Sunday?"  # the scripted model holds its answer to this
+GROWING = "Something with lentils?"  # the scripted model pauses after this answer's first sentence
 
 
 def unavailable(reason: str) -> None:
@@ -73,17 +74,20 @@ class PromptRecipe:
 
 
 def prompt_recipes(system: str) -> list[PromptRecipe]:
-    """The recipes of an answer prompt, read back from the lines the app writes."""
+    """The recipes of an answer prompt, read back from the lines the app writes
+    (`Title [id]: facts.`, then `Ingredients: a; b`)."""
+    block = system.split("BEGIN RECIPES\n", 1)[1].split("\nEND RECIPES", 1)[0]
     recipes = []
-    for block in re.split(r"^(?=\[id: )", system, flags=re.M)[1:]:
-        fields = dict(re.findall(r"^(\w+): (.*)$", block, re.M))
-        total = re.search(r"total (\d+) min", fields.get("Time", ""))
+    for entry in block.split("\n\n"):
+        head = re.match(r"^(.+) \[([a-z0-9-]+)\]: (.*)$", entry, re.M)
+        total = re.search(r"(\d+) min in all", head.group(3))
+        ingredients = re.search(r"^Ingredients: (.*)$", entry, re.M)
         recipes.append(
             PromptRecipe(
-                id=re.match(r"\[id: ([a-z0-9-]+)\]", block).group(1),
-                title=fields["Title"],
+                id=head.group(2),
+                title=head.group(1),
                 total=int(total.group(1)) if total else None,
-                ingredients=fields.get("Ingredients", "").split("; "),
+                ingredients=ingredients.group(1).split("; ") if ingredients else [],
             )
         )
     return recipes
@@ -91,24 +95,26 @@ def prompt_recipes(system: str) -> list[PromptRecipe]:
 
 class ScriptedLLM:
     """An OpenAI-compatible chat server with scripted replies. Rewrites name the dishes of the
-    last answer; answers come from the recipes in the prompt and cite them; an answer can be
-    made to fail once or be held until the test releases it. Every request is recorded."""
+    last answer; answers come from the recipes in the prompt and cite them, streamed a few
+    words a piece; an answer can be made to fail once, be held until the test releases it,
+    or stop after its first sentence until the test lets it go on. Every request is recorded."""
 
     def __init__(self) -> None:
         self.rewrites: list[tuple[str, str]] = []  # (the transcript, the rewrite)
         self.answers: list[list[dict[str, str]]] = []  # the messages of each answer call
         self.hold: dict[str, threading.Event] = {}
+        self.pause: dict[str, threading.Event] = {}  # after the first sentence
         self.fail_once: set[str] = set()
 
-    async def completions(self, request: Request) -> JSONResponse:
+    async def completions(self, request: Request) -> Response:
         body = await request.json()
         messages = body["messages"]
-        if "<<<RECIPES" not in messages[0]["content"]:
+        if "BEGIN RECIPES" not in messages[0]["content"]:
             transcript = messages[-1]["content"]
             question = self.rewrite(transcript)
             self.rewrites.append((transcript, question))
             return self.reply(question)
-        assert body.get("response_format") == {"type": "json_object"}
+        assert body.get("stream") is True  # one answer pipeline: the answer always streams
         self.answers.append(messages)
         question = messages[-1]["content"]
         if question in self.hold:  # held until the test sets the event (set ones stay set)
@@ -116,7 +122,28 @@ class ScriptedLLM:
         if question in self.fail_once:
             self.fail_once.remove(question)
             return JSONResponse({"error": {"message": "overloaded", "type": "server_error"}}, status_code=500)
-        return self.reply(json.dumps(self.answer(question, prompt_recipes(messages[0]["content"]))))
+        text = self.answer(question, prompt_recipes(messages[0]["content"]))
+        return StreamingResponse(self.chunks(text, self.pause.get(question)), media_type="text/event-stream")
+
+    @staticmethod
+    async def chunks(text: str, pause: threading.Event | None) -> AsyncIterator[str]:
+        def event(delta: dict[str, str], finish: str | None = None) -> str:
+            choice = {"index": 0, "delta": delta, "finish_reason": finish}
+            chunk = {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "scripted"}
+            return f"data: {json.dumps(chunk | {'choices': [choice]})}\n\n"
+
+        first, _, rest = text.partition(". ")
+        words = f"{first}. ".split(" ") if rest else text.split(" ")
+        for n in range(0, len(words), 3):
+            yield event({"content": " ".join(words[n : n + 3]) + " "})
+        if rest:
+            if pause is not None:  # the first sentence is out: wait until the test has seen it
+                await asyncio.to_thread(pause.wait, 120)
+            rest_words = rest.split(" ")
+            for n in range(0, len(rest_words), 3):
+                yield event({"content": " ".join(rest_words[n : n + 3]) + " "})
+        yield event({}, "stop")
+        yield "data: [DONE]\n\n"
 
     @staticmethod
     def rewrite(transcript: str) -> str:
@@ -131,20 +158,21 @@ class ScriptedLLM:
         return question
 
     @staticmethod
-    def answer(question: str, recipes: list[PromptRecipe]) -> dict:
+    def answer(question: str, recipes: list[PromptRecipe]) -> str:
         named = [r for r in recipes if r.title.lower() in question.lower()] or recipes
         if "quickest" in question:
             timed = [r for r in named if r.total is not None] or [r for r in recipes if r.total is not None]
             quickest = min(timed, key=lambda r: r.total)
-            text = f"The {quickest.title} is the quickest to cook: {quickest.total} minutes in all."
-            cited = [quickest]
-        elif "need for" in question:
-            cited = named[:1]
-            text = f"For the {cited[0].title} you need: {'; '.join(cited[0].ingredients)}."
-        else:
-            cited = recipes[:2]
-            text = f"You could make the {cited[0].title} or the {cited[1].title}."
-        return {"answer": text, "sources": [{"id": r.id, "title": r.title} for r in cited]}
+            cited = f"{quickest.title} [{quickest.id}]"
+            return f"The {cited} is the quickest to cook: {quickest.total} minutes in all."
+        if "need for" in question:
+            first = named[0]
+            return f"For the {first.title} [{first.id}] you need: {'; '.join(first.ingredients)}."
+        if question == GROWING:
+            a, b = recipes[:2]
+            return f"The {a.title} [{a.id}] is a good start. The {b.title} [{b.id}] is another."
+        a, b = recipes[:2]
+        return f"You could make the {a.title} [{a.id}] or the {b.title} [{b.id}]."
 
     @staticmethod
     def reply(content: str) -> JSONResponse:
@@ -313,7 +341,8 @@ def test_a_three_turn_conversation_keeps_two_histories(page: Page, llm):
     # The newest answer has been scrolled into view above the composer.
     expect(answers(page).nth(2).locator("button.source")).to_be_in_viewport()
 
-    SCREENSHOT.parent.mkdir(exist_ok=True)
+    # The README's screenshot is of the embedded default (scripts/screenshot.py), not of this
+    # scripted model; this one is kept with the test's files.
     page.screenshot(path=SCREENSHOT)
 
 
@@ -450,6 +479,32 @@ def test_new_chat_clears_both_histories_and_drops_the_answer_under_way(page: Pag
     assert histories(page) == ([FIRST], [FIRST])
     assert [m["role"] for m in scripted.answers[-1]] == ["system", "user"]
     expect(page.get_by_role("alert")).to_be_hidden()
+
+
+def test_the_answer_grows_on_the_page_as_it_is_written_then_gets_its_source_buttons(page: Page, llm):
+    scripted, _ = llm
+    scripted.pause[GROWING] = go_on = threading.Event()
+    before = answers(page).count()
+
+    send(page, GROWING)
+
+    # The first sentence is on the page while the model is still writing: no buttons yet, and
+    # nothing in either history until the answer is complete.
+    writing = page.locator("#log .turn.assistant.writing .text")
+    expect(writing).to_contain_text("is a good start.")
+    expect(writing).not_to_contain_text("is another")
+    expect(page.locator("#log .turn.assistant.writing button.source")).to_have_count(0)
+    expect(page.get_by_role("status")).to_contain_text("Writing the answer")
+    assert GROWING not in histories(page)[1]
+    go_on.set()
+
+    expect(answers(page)).to_have_count(before + 1)
+    last = answers(page).last
+    expect(last.locator(".text")).to_contain_text("is another.")
+    expect(last.locator(".text")).not_to_contain_text("[")  # citations became the buttons
+    expect(last.locator("button.source")).to_have_count(2)
+    expect(page.locator("#log .turn.assistant.writing")).to_have_count(0)
+    assert histories(page)[1][-1] == GROWING
 
 
 def test_no_script_error_or_policy_violation_happened(tab: Tab):

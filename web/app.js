@@ -56,6 +56,47 @@ const post = (path, body, signal) =>
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal,
   });
 
+// The answer as it is written: POST /api/chat with `Accept: text/event-stream` sends
+// `{"delta"}` events, then the whole answer with its sources, or an `{"error"}` event if the
+// answer fails once begun. Static Web Apps passes only this type of response on as it comes.
+async function streamAnswer(body, signal, onDelta) {
+  let response;
+  try {
+    response = await fetch("/api/chat", {
+      method: "POST", body: JSON.stringify(body), signal,
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    });
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    throw new ApiError("The app could not be reached. Check your connection and try again.");
+  }
+  if (!response.ok || !response.body) {
+    const data = await response.json().catch(() => ({}));
+    throw new ApiError(data.error || `The app answered with an error (${response.status}).`);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  let whole = null;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const lines = buffer.slice(0, end).split("\n");
+      buffer = buffer.slice(end + 2);
+      const data = lines.filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim()).join("");
+      if (!data) continue;
+      const event = JSON.parse(data);
+      if (event.error) throw new ApiError(event.error);
+      if (typeof event.delta === "string") onDelta(event.delta);
+      else if (typeof event.answer === "string") whole = event;
+    }
+  }
+  if (!whole) throw new ApiError("The answer was cut off. Please try again.");
+  return whole;
+}
+
 function element(tag, props = {}, ...children) {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
@@ -132,6 +173,7 @@ function announce(text) {
 async function ask(typed) {
   if (running || !typed.trim()) return;
   const request = (running = new AbortController());
+  let draft = null;
   els.error.hidden = true;
   setBusy(true, "Understanding your question…");
   try {
@@ -139,7 +181,24 @@ async function ask(typed) {
     const { question } = await post(
       "/api/chat/reformulate", { userMessage: typed, conversation }, request.signal);
     setBusy(true, "Looking through the recipes…");
-    const reply = await post("/api/chat", { userMessage: question, conversation }, request.signal);
+    // The exchange is drawn as a draft while the answer streams in; it enters the histories
+    // (and is drawn for good, with its source buttons) only once the answer is complete.
+    const written = element("p", { className: "text" });
+    draft = [
+      turn({ role: "user", text: typed, searched: question }),
+      element("li", { className: "turn assistant writing" },
+        element("h2", { className: "visually-hidden", textContent: "The assistant is answering" }), written),
+    ];
+    els.log.append(...draft);
+    els.empty.hidden = true;
+    reveal();
+    const reply = await streamAnswer({ userMessage: question, conversation }, request.signal, (text) => {
+      if (!written.textContent) setBusy(true, "Writing the answer…");
+      written.textContent += text;
+      reveal();
+    });
+    for (const node of draft) node.remove();
+    draft = null;
     // Only a complete exchange enters the histories: a failure leaves both as they were.
     state.api.push({ role: "user", content: question }, { role: "assistant", content: reply.answer });
     state.shown.push(
@@ -151,6 +210,7 @@ async function ask(typed) {
     els.input.value = "";
     announce(reply.answer);
   } catch (error) {
+    for (const node of draft ?? []) node.remove();
     if (request.signal.aborted) return;  // "New chat" was pressed: it has reset the page already.
     showError(error instanceof ApiError ? error.message : "Something went wrong on this page. Please try again.");
   } finally {

@@ -58,13 +58,22 @@ class Usage:
     total_tokens: int
 
 
+@dataclass(frozen=True)
+class Finish:
+    """Why the model stopped, as the provider said: "stop", or "length" at the token limit."""
+
+    reason: str
+
+
 class ChatStream:
     """A reply being written: iterate it once for the text, piece by piece. After the last
-    piece, `usage` holds the token counts if the provider reported them."""
+    piece, `usage` holds the token counts if the provider reported them, and `finish_reason`
+    why the model stopped ("length": cut at the token limit), if it said."""
 
-    def __init__(self, parts: AsyncGenerator[str | Usage, None], model: str) -> None:
+    def __init__(self, parts: AsyncGenerator[str | Usage | Finish, None], model: str) -> None:
         self.model = model
         self.usage: Usage | None = None
+        self.finish_reason: str | None = None
         self._parts = parts
 
     async def __aiter__(self) -> AsyncIterator[str]:
@@ -74,6 +83,8 @@ class ChatStream:
             async for part in self._parts:
                 if isinstance(part, Usage):
                     self.usage = part
+                elif isinstance(part, Finish):
+                    self.finish_reason = part.reason
                 elif part:
                     yield part
 
@@ -204,6 +215,14 @@ class ContentFilteredError(UpstreamError):
 
     def __init__(self, public_message: str = CONTENT_FILTERED) -> None:
         super().__init__(public_message, status=400)
+
+
+class ModelBusyError(UpstreamError):
+    """The embedded model was busy with other requests for longer than a chat may wait for it.
+    Raised before the reply's first piece; the answer then comes from the recipes' data."""
+
+    def __init__(self) -> None:
+        super().__init__("The local language model is busy.", status=503, retryable=True)
 
 
 def retry_after_seconds(header: str | None) -> float | None:

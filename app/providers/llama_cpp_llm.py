@@ -16,7 +16,7 @@ from collections.abc import AsyncGenerator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from app.providers import ChatStream, ChatTurn, UpstreamError
+from app.providers import ChatStream, ChatTurn, Finish, ModelBusyError, UpstreamError
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,13 @@ def bundled_model_path() -> Path:
 
 class LlamaCppChatModel:
     def __init__(
-        self, model_path: Path, *, context_tokens: int, threads: int | None, temperature: float
+        self,
+        model_path: Path,
+        *,
+        context_tokens: int,
+        threads: int | None,
+        temperature: float,
+        wait_seconds: float | None = None,
     ) -> None:
         from llama_cpp import Llama
 
@@ -52,6 +58,10 @@ class LlamaCppChatModel:
         )
         # A Llama object holds one KV cache: calls must not overlap.
         self._lock = threading.Lock()
+        # How long a stream waits for the model while another request holds it; None waits
+        # as long as it takes. Past it the stream raises ModelBusyError before its first
+        # piece, so that one long generation does not hold every chat behind it.
+        self._wait_seconds = wait_seconds
 
     async def complete(
         self,
@@ -97,7 +107,7 @@ class LlamaCppChatModel:
         # generation starts when the stream is first read.
         return ChatStream(self._generate(kwargs), self.model_path.name)
 
-    async def _generate(self, kwargs: dict[str, Any]) -> AsyncGenerator[str, None]:
+    async def _generate(self, kwargs: dict[str, Any]) -> AsyncGenerator[str | Finish, None]:
         """Generation runs in a worker thread, holding the model's lock from the first token
         to the last; each piece crosses to the event loop through a queue, so the loop is
         never blocked. Closing this generator early tells the thread to stop."""
@@ -111,19 +121,26 @@ class LlamaCppChatModel:
                 loop.call_soon_threadsafe(pieces.put_nowait, item)
 
         def produce() -> None:
+            wait = -1 if self._wait_seconds is None else self._wait_seconds
+            if not self._lock.acquire(timeout=wait):
+                hand_over(ModelBusyError())
+                hand_over(DONE)
+                return
             try:
-                with self._lock:
-                    for piece in self._pieces(kwargs, stop):
-                        hand_over(piece)
+                for piece in self._pieces(kwargs, stop):
+                    hand_over(piece)
             except Exception as error:  # llama.cpp raises plain ValueErrors and RuntimeErrors
                 hand_over(error)
             finally:
+                self._lock.release()
                 hand_over(DONE)
 
         # Not awaited: when a client goes away, the thread ends by itself at its next piece.
         loop.run_in_executor(None, produce)
         try:
             while (item := await pieces.get()) is not DONE:
+                if isinstance(item, ModelBusyError):
+                    raise item
                 if isinstance(item, Exception):
                     log.warning("local LLM failed: %s: %s", type(item).__name__, item)
                     raise UpstreamError(FAILED) from item
@@ -131,14 +148,17 @@ class LlamaCppChatModel:
         finally:
             stop.set()
 
-    def _pieces(self, kwargs: dict[str, Any], stop: threading.Event) -> Iterator[str]:
+    def _pieces(self, kwargs: dict[str, Any], stop: threading.Event) -> Iterator[str | Finish]:
         chunks = self._llama.create_chat_completion(**kwargs)
         try:
             for chunk in chunks:  # type: ignore[union-attr]
                 if stop.is_set():
                     return
-                content = chunk["choices"][0]["delta"].get("content")
+                choice = chunk["choices"][0]
+                content = choice["delta"].get("content")
                 if content:
                     yield content
+                if reason := choice.get("finish_reason"):
+                    yield Finish(reason)
         finally:
             chunks.close()  # type: ignore[union-attr]

@@ -15,6 +15,7 @@ from app.providers import (
     ChatStream,
     ChatTurn,
     ContentFilteredError,
+    Finish,
     UpstreamError,
     Usage,
     retry_after_seconds,
@@ -210,7 +211,7 @@ class OpenAIChatModel:
         log.info("the chat server refused stream_options (%s); streaming without usage", refusal.message)
         return response
 
-    async def _read_stream(self, response: AsyncStream[Any]) -> AsyncGenerator[str | Usage, None]:
+    async def _read_stream(self, response: AsyncStream[Any]) -> AsyncGenerator[str | Usage | Finish, None]:
         try:
             # Each chunk is the JSON sent, read as the SDK's typed chunk would be: a missing
             # `choices`, `delta` or count fails as a bad chunk does, below.
@@ -225,6 +226,10 @@ class OpenAIChatModel:
                         yield delta["content"]
                     if choice.get("finish_reason") == "content_filter":
                         raise ContentFilteredError(ANSWER_FILTERED)
+                    if reason := choice.get("finish_reason"):
+                        # "length" marks a reply cut at the token limit: the answer guard drops
+                        # its unfinished sentence and the client is told so.
+                        yield Finish(reason)
         except UpstreamError:
             raise
         except Exception as error:

@@ -1,0 +1,455 @@
+"""The one answer pipeline of POST /api/chat, for both of its bodies: retrieve, prompt,
+generate, check, shape.
+
+- retrieve: the standalone question (the app body's `userMessage`; for the protocol, its
+  last message rewritten by `query_rewriter`) with the diets, time limit and exclusions it
+  names;
+- prompt: one prompt (`app/prompts/answer_system.txt`) and one recipe format
+  (`prompt_recipe`): each recipe's facts first, its details after them as far as the budget
+  goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
+- generate: the model streams, or, for a question the retrieved recipes' data answers
+  better (`answer_writer`), the data answers with no model call (`app/data_answers.py`);
+- check: the answer guard (`app/answer_guard.py`) lets through only sentences that neither
+  repeat, loop, name a recipe that was not retrieved, nor contradict the recipes' data, and
+  drops the unfinished end of a reply cut at the token limit; citations of recipes that were
+  not retrieved are removed (`app/citations.py`). A reply the guard refuses before it has
+  named a retrieved recipe is followed by the data's answer, so that a search that found
+  recipes is never answered with an apology;
+- shape: `Answer` is iterated piece by piece by the protocol's chunks
+  (`app/chat_protocol.py`) and by the app body's streams, or read whole by
+  `chat_response` for the app body's `{"answer", "sources"}`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from app import data_answers, query_rewriter
+from app.answer_guard import AnswerGuard, GuardReport, Named
+from app.api_models import ChatResponse, Message, Source
+from app.chat_protocol import ChatProtocolRequest, Overrides
+from app.citations import CitationFilter
+from app.followups import FollowupSplitter
+from app.history import recent_history
+from app.prompts import prompt
+from app.providers import ChatModel, ChatStream, ChatTurn, ModelBusyError, SearchIndex, SemanticOptions, Usage
+from app.query_rewriter import Rewrite
+from app.recipes import Recipe
+from app.retrieval import Retrieval, Retriever, ScoredRecipe
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# A cloud model's answer; the embedded model's is LOCAL_ANSWER_MAX_TOKENS.
+ANSWER_MAX_TOKENS = 600
+# Room for three short questions after the answer.
+FOLLOWUP_TOKENS = 120
+DATA_MODEL = "recipe-data"
+CITATION = re.compile(r"\s?\[[a-z0-9][a-z0-9-]*\]")
+
+Writer = Literal["model", "data"]
+
+
+def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
+    """A recipe as the model sees it: its title and id, then the facts that answer most
+    questions (time, servings, diets, key ingredients), then its description, ingredients
+    and steps, cut at `max_chars`. The facts come first, so a small budget keeps them."""
+    about = data_answers.facts(recipe)
+    lines = [
+        f"{recipe.title} [{recipe.id}]: {about or 'time and servings not given'}.",
+        "Key ingredients: " + ", ".join(data_answers.key_ingredients(recipe)) + ".",
+    ]
+    if recipe.description:
+        lines.append(f"Description: {recipe.description}")
+    lines.append("Ingredients: " + "; ".join(recipe.ingredients))
+    lines.append("Steps: " + " ".join(f"{n}) {step}" for n, step in enumerate(recipe.steps, 1)))
+    text = "\n".join(lines)
+    if len(text) <= max_chars:
+        return text
+    # Never cut inside the first line: it holds the facts the guard checks the answer against.
+    return text[: max(max_chars, len(lines[0])) - 1].rstrip() + "…"
+
+
+def answer_messages(
+    recipes: Sequence[Recipe],
+    history: Sequence[Message],
+    question: str,
+    *,
+    recipe_chars: int,
+    followups: bool = False,
+) -> list[ChatTurn]:
+    listed = "\n\n".join(prompt_recipe(r, recipe_chars) for r in recipes) or "(none found)"
+    system = prompt("answer_system").replace("{recipes}", listed)
+    if followups:
+        system += "\n\n" + prompt("followup_questions")
+    messages: list[ChatTurn] = [{"role": "system", "content": system}]
+    messages.extend({"role": m.role, "content": m.content} for m in history)
+    messages.append({"role": "user", "content": question})
+    return messages
+
+
+def choose_writer(settings: Settings) -> Writer:
+    """Who writes the answers. `auto` keeps a cloud model in charge (with the guard); on the
+    embedded SmolLM2-135M it is the recipes' data: `make eval` measured the small model's
+    replies on every kind of question, and the guard refused or the data replaced nearly all
+    of them (wrong times and servings, invented dishes, loops), at a second or more each."""
+    if settings.answer_writer != "auto":
+        return settings.answer_writer
+    return "data" if settings.uses_embedded_llm else "model"
+
+
+def strip_citations(text: str) -> str:
+    """The answer without its `[id]` citations: the app body returns them as `sources`."""
+    return CITATION.sub("", text)
+
+
+class Answer:
+    """One answer as a client may see it: guarded, citations checked, follow-up questions
+    (when asked for) split off, whitespace trimmed. Iterate it once; `text`, `finish_reason`,
+    `followup_questions`, `usage` and `report` are known after the last piece."""
+
+    def __init__(
+        self,
+        question: str,
+        recipes: Sequence[Recipe],
+        named: Named,
+        stream: ChatStream | None,
+        *,
+        followups: bool,
+        require_recipe: bool,
+    ) -> None:
+        self._question = question
+        self.recipes = list(recipes)
+        self._named = named
+        self._stream = stream
+        self._followups = followups
+        # A small model's reply that names none of the recipes found is no answer.
+        self._require_recipe = require_recipe
+        self.model = stream.model if stream is not None else DATA_MODEL
+        self.writer: Writer = "model" if stream is not None else "data"
+        self.text = ""
+        self.finish_reason = "stop"
+        # None when they were not asked for; a list, perhaps empty, when they were.
+        self.followup_questions: list[str] | None = None
+        self.report = GuardReport()
+
+    @property
+    def usage(self) -> Usage | None:
+        return self._stream.usage if self._stream is not None else None
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        shown = False
+        async for piece in self._pieces():
+            if not shown:
+                piece = piece.lstrip()
+            if piece:
+                shown = True
+                self.text += piece
+                yield piece
+        self.text = self.text.rstrip()
+
+    async def _pieces(self) -> AsyncIterator[str]:
+        if self._stream is not None:
+            async for piece in self._model_pieces(self._stream):
+                yield piece
+            if self.writer == "model":
+                return
+            # The model's reply was refused (or it was busy): the data's answer follows.
+            self.finish_reason = "stop"
+            if self.text.strip():
+                yield "\n\n"
+        if self._followups and self.followup_questions is None:
+            self.followup_questions = []
+        composed = data_answers.compose(self._question, self.recipes)
+        self.report.named = [r.id for r in self.recipes if f"[{r.id}]" in composed.text]
+        # Sentence by sentence, as a model would write it.
+        for part in re.split(r"(?<=[.:])(?=\s)", composed.text):
+            yield part
+
+    async def _model_pieces(self, stream: ChatStream) -> AsyncIterator[str]:
+        guard = AnswerGuard(self.recipes, self._named)
+        self.report = guard.report
+        citations = CitationFilter([r.id for r in self.recipes])
+        splitter = FollowupSplitter() if self._followups else None
+        started = False
+        try:
+            async with contextlib.aclosing(aiter(stream)) as pieces:
+                async for piece in pieces:
+                    started = True
+                    text = citations.feed(guard.feed(splitter.feed(piece) if splitter else piece))
+                    if text:
+                        yield text
+                    if guard.refused:
+                        # What the model writes after a refused sentence comes from the same
+                        # state: stop it (closing the stream frees the model).
+                        break
+        except ModelBusyError:
+            if started:
+                raise
+            log.info("the embedded model was busy: answering from the recipes' data")
+            self.writer = "data"
+            return
+        cut = stream.finish_reason == "length"
+        tail = splitter.flush() if splitter else ""
+        tail = citations.feed(guard.feed(tail) + guard.finish(cut=cut)) + citations.flush()
+        if tail.strip():
+            yield tail
+        if splitter:
+            self.followup_questions = splitter.questions()
+        named_any = bool(guard.report.named)
+        said_anything = bool((self.text + tail).strip())
+        if self.recipes and (
+            (guard.refused and not named_any) or not said_anything or (self._require_recipe and not named_any)
+        ):
+            self.writer = "data"
+        elif cut:
+            self.finish_reason = "length"
+
+    def sources(self) -> list[Source]:
+        """The retrieved recipes the answer names, titled from the store."""
+        named = set(self.report.named)
+        lowered = self.text.lower()
+        return [
+            Source(id=r.id, title=r.title)
+            for r in self.recipes
+            if r.id in named or f"[{r.id}]" in lowered or r.title.lower() in lowered
+        ]
+
+
+@dataclass(frozen=True)
+class StartedAnswer:
+    """Everything known before the answer's first word: the protocol's `data_points` and
+    `thoughts`, and the answer to iterate."""
+
+    context: dict[str, Any]
+    reply: Answer
+    retrieval: Retrieval | None = field(default=None, compare=False)
+
+
+async def start_answer(
+    llm: ChatModel,
+    retriever: Retriever,
+    named: Named,
+    *,
+    question: str,
+    searched: str,
+    conversation: Sequence[Message],
+    settings: Settings,
+    overrides: Overrides | None = None,
+    rewrite: Rewrite | None = None,
+) -> StartedAnswer:
+    """Retrieve for `searched` (the standalone question), prompt with the recipes found, and
+    start the answer: the model's stream is taken (so that a refusal such as the content
+    filter's is raised here, before a response is committed to), or the data will answer."""
+    overrides = overrides or Overrides()
+    retrieval = await retriever.retrieve_question(
+        searched,
+        overrides.top or settings.search_top,
+        mode=overrides.retrieval_mode or "hybrid",
+        filters=overrides.filters,
+        semantic=semantic_options(overrides, retriever.index),
+    )
+    recipes = [f.recipe for f in retrieval.found]
+    small = settings.uses_embedded_llm
+    # The question takes the last of the N places in the window. It goes in as the user wrote
+    # it: the history around it gives it its meaning, and the rewrite served the search.
+    history = recent_history(conversation, settings.history_max_messages - 1, settings.history_max_tokens)
+    followups = bool(overrides.suggest_followup_questions)
+    messages = answer_messages(
+        recipes,
+        history,
+        question,
+        recipe_chars=min(settings.local_recipe_prompt_chars, settings.recipe_prompt_chars)
+        if small
+        else settings.recipe_prompt_chars,
+        followups=followups,
+    )
+    writer = choose_writer(settings) if recipes else "data"
+    stream = None
+    if writer == "model":
+        max_tokens = settings.local_answer_max_tokens if small else ANSWER_MAX_TOKENS
+        stream = await llm.stream(
+            messages,
+            max_tokens=max_tokens + (FOLLOWUP_TOKENS if followups else 0),
+            temperature=overrides.temperature,
+        )
+    answer = Answer(searched, recipes, named, stream, followups=followups, require_recipe=small)
+    rewrite_history = recent_history(conversation, settings.history_max_messages, settings.history_max_tokens)
+    context = {
+        "data_points": {"text": [data_point(f, settings.recipe_prompt_chars) for f in retrieval.found]},
+        "thoughts": thoughts(
+            question,
+            overrides,
+            rewrite,
+            rewrite_history,
+            retrieval,
+            messages if stream is not None else None,
+            settings,
+            retriever.index,
+        ),
+    }
+    return StartedAnswer(context, answer, retrieval)
+
+
+async def start_protocol_answer(
+    llm: ChatModel, retriever: Retriever, named: Named, request: ChatProtocolRequest, settings: Settings
+) -> StartedAnswer:
+    """A protocol request: its last message is rewritten into a standalone question (no LLM
+    call on a first turn), which is searched; the answer call gets the message as written."""
+    rewrite = await query_rewriter.reformulate(
+        llm, request.question, request.conversation, settings, retriever.catalog
+    )
+    return await start_answer(
+        llm,
+        retriever,
+        named,
+        question=request.question,
+        searched=rewrite.question,
+        conversation=request.conversation,
+        settings=settings,
+        overrides=request.overrides,
+        rewrite=rewrite,
+    )
+
+
+async def start_app_answer(
+    llm: ChatModel,
+    retriever: Retriever,
+    named: Named,
+    question: str,
+    conversation: Sequence[Message],
+    settings: Settings,
+) -> StartedAnswer:
+    """The app's own body: `userMessage` is already the standalone question."""
+    return await start_answer(
+        llm,
+        retriever,
+        named,
+        question=question,
+        searched=question,
+        conversation=conversation,
+        settings=settings,
+    )
+
+
+async def chat_response(started: StartedAnswer) -> ChatResponse:
+    """The app body's `{"answer", "sources"}`, from the whole answer."""
+    async for _ in started.reply:
+        pass
+    return ChatResponse(answer=strip_citations(started.reply.text).strip(), sources=started.reply.sources())
+
+
+async def app_events(started: StartedAnswer) -> AsyncGenerator[dict[str, Any], None]:
+    """The app body as server-sent events: `{"delta": text}` as the answer is written (its
+    citations taken out), then `{"answer", "sources", "finish_reason"}`, the same answer whole."""
+    strip = CitationFilter(())  # knows no id, so it removes every citation
+    async for piece in started.reply:
+        if text := strip.feed(piece):
+            yield {"delta": text}
+    if tail := strip.flush().rstrip():
+        yield {"delta": tail}
+    response = ChatResponse(
+        answer=strip_citations(started.reply.text).strip(), sources=started.reply.sources()
+    )
+    yield response.model_dump(mode="json") | {"finish_reason": started.reply.finish_reason}
+
+
+def data_point(found: ScoredRecipe, max_chars: int) -> str:
+    """A recipe as a protocol data point, `"<id>: <text>"`: what a front end shows as the
+    supporting content of a citation; the semantic captions when there are some."""
+    recipe = found.recipe
+    text = f"{recipe.id}: {recipe.title}. {recipe.description} Ingredients: {'; '.join(recipe.ingredients)}"
+    if found.captions:
+        text = f"{recipe.id}: {' . '.join(found.captions)}"
+    text = " ".join(text.split())
+    return text if len(text) <= max_chars else text[: max_chars - 1].rstrip() + "…"
+
+
+def thought(title: str, description: Any, props: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"title": title, "description": description, "props": props}
+
+
+def how_rewritten(rewrite: Rewrite | None, history: Sequence[Message]) -> str:
+    if rewrite is None:
+        return "the app body: the message is the standalone question"
+    if not history:
+        return "first turn: the message is already standalone, no model call"
+    if rewrite.fallback:
+        return f"the model's rewrite was set aside ({rewrite.fallback}); searched for the catalog's rewrite"
+    if rewrite.by == "catalog":
+        return "resolved against the catalog: no model call"
+    if rewrite.by == "unchanged":
+        return "nothing to resolve: the message stands on its own, no model call"
+    return "rewritten by the model into a standalone question, grounded in the catalog"
+
+
+def semantic_options(overrides: Overrides, index: SearchIndex) -> SemanticOptions:
+    """The semantic options asked for that this index can apply: ranking needs search text,
+    and captions come only with ranking."""
+    ranker = (
+        bool(overrides.semantic_ranker) and index.supports_semantic and overrides.retrieval_mode != "vectors"
+    )
+    return SemanticOptions(ranker=ranker, captions=ranker and bool(overrides.semantic_captions))
+
+
+def semantic_note(overrides: Overrides, applied: SemanticOptions, index: SearchIndex) -> str | None:
+    """Why `semantic_ranker` and `semantic_captions`, when asked for, were not applied."""
+    asked = {"semantic_ranker": overrides.semantic_ranker, "semantic_captions": overrides.semantic_captions}
+    missed = [name for name, wanted in asked.items() if wanted and not getattr(applied, name.split("_")[1])]
+    if not missed:
+        return None
+    if not index.supports_semantic:
+        why = "they are Azure AI Search features, which the embedded store does not have"
+    elif overrides.retrieval_mode == "vectors":
+        why = "semantic ranking reranks by the search text, which a vectors-only search does not send"
+    else:
+        why = "captions come only with the semantic ranker"
+    return f"Not applied: {', '.join(missed)}, because {why}."
+
+
+def thoughts(
+    question: str,
+    overrides: Overrides,
+    rewrite: Rewrite | None,
+    history: Sequence[Message],
+    retrieval: Retrieval,
+    messages: Sequence[ChatTurn] | None,
+    settings: Settings,
+    index: SearchIndex,
+) -> list[dict[str, Any]]:
+    semantic = retrieval.semantic
+    mode = overrides.retrieval_mode or "hybrid"
+    search_props = {
+        "standalone_question": rewrite.question if rewrite else question,
+        "rewrite": how_rewritten(rewrite, history),
+        "retrieval_mode": mode,
+        "top": overrides.top or settings.search_top,
+        # Those read from the question, and those of the overrides, which win.
+        "filters": retrieval.filters.model_dump(mode="json", exclude_defaults=True),
+        "has_vector": mode != "text",
+        "has_text": mode != "vectors",
+        "use_semantic_ranker": semantic.ranker,
+        "use_semantic_captions": semantic.captions,
+    }
+    steps = [
+        thought("Original user query", question),
+        thought("Generated search query", retrieval.searched, search_props),
+        thought(
+            "Results",
+            [{"id": f.recipe.id, "title": f.recipe.title, "score": f.score} for f in retrieval.found],
+        ),
+        thought(
+            "Prompt",
+            [dict(m) for m in messages]
+            if messages is not None
+            else "No model call: the answer is composed from the recipes' data.",
+        ),
+    ]
+    if note := semantic_note(overrides, semantic, index):
+        steps.insert(2, thought("Search options not applied", note))
+    return steps

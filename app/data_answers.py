@@ -1,0 +1,308 @@
+"""Answers composed from the retrieved recipes' own data: names, times, servings, diets and
+key ingredients.
+
+They are what the embedded default answers with wherever the data answers better than a
+135M model (measured by `make eval`: "which is quickest", "which has no cheese", "which
+serves most", "is X vegan", "what do I need for X", "how long does X take"), and what any
+model's reply falls back to when the answer guard refuses it. Every fact in them is read
+from a recipe, so they are grounded by construction. Recipes are cited by id in brackets,
+`Title [id]`, as the model is asked to: the protocol shows those as links, and the app's own
+body turns them into its `sources`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.recipes import Recipe
+from app.text import stem
+
+# Leading amounts and units of an ingredient line ("~150g (1/3 lb) bacon cubes" → "bacon cubes").
+AMOUNT = re.compile(
+    r"^(?:[~≈]?\s*(?:\d+(?:[.,/]\d+)?|[¼½¾⅓⅔⅛])\s*(?:-\s*\d+(?:[.,/]\d+)?)?\s*"
+    r"(?:(?:g|kg|mg|ml|l|dl|cl|oz|lbs?|cups?|tbsp|tsp|tablespoons?|teaspoons?|cloves?|cans?|"
+    r"pinch(?:es)?|handfuls?|slices?|pieces?|sticks?|bunch(?:es)?|pounds?|ounces?|grams?|"
+    r"litres?|liters?|quarts?|pints?|gal|sprigs?|heads?|stalks?|jars?|packets?)\b)?\.?\s*|"
+    r"\([^)]*\)\s*|(?:a|an|some|few|of|large|small|medium)\s+)+",
+    re.IGNORECASE,
+)
+# What a question about "no cheese" or "without meat" also means.
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "cheese": (
+        "cheese",
+        "parmesan",
+        "cheddar",
+        "mozzarella",
+        "feta",
+        "ricotta",
+        "gruyere",
+        "gruyère",
+        "pecorino",
+        "halloumi",
+        "paneer",
+        "brie",
+        "mascarpone",
+        "emmental",
+        "gouda",
+        "comté",
+    ),
+    "meat": (
+        "beef",
+        "pork",
+        "chicken",
+        "lamb",
+        "bacon",
+        "ham",
+        "sausage",
+        "turkey",
+        "veal",
+        "mince",
+        "chorizo",
+        "prosciutto",
+        "duck",
+        "meat",
+    ),
+    "dairy": ("milk", "cream", "butter", "cheese", "yogurt", "yoghurt", "parmesan", "ghee"),
+    "nut": ("nut", "almond", "walnut", "peanut", "cashew", "pecan", "hazelnut", "pistachio"),
+    "fish": ("fish", "salmon", "tuna", "cod", "anchov", "shrimp", "prawn", "trout", "sardine"),
+    "egg": ("egg",),
+    "gluten": ("flour", "bread", "pasta", "wheat", "noodle", "couscous", "barley", "breadcrumb"),
+}
+DIETS = {
+    "vegan": "vegan",
+    "vegetarian": "vegetarian",
+    "veggie": "vegetarian",
+    "gluten-free": "gluten_free",
+    "gluten free": "gluten_free",
+    "dairy-free": "dairy_free",
+    "dairy free": "dairy_free",
+}
+QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less time)\b", re.I)
+SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)
+MOST = re.compile(
+    r"\b(serves? (?:the )?most|feeds? (?:the )?most|most (?:servings|people|portions)"
+    r"|biggest|largest|crowd)\b",
+    re.I,
+)
+FEWEST = re.compile(
+    r"\b(serves? (?:the )?fewest|serves? (?:the )?least|fewest (?:servings|people|portions)|smallest)\b", re.I
+)
+WITHOUT = re.compile(
+    r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
+    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+)?([a-z][a-z-]+)",
+    re.I,
+)
+INGREDIENTS = re.compile(r"\b(what do i need|ingredients?|what goes in|shopping list|need to buy)\b", re.I)
+HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
+HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Composed:
+    """A data answer, and which kind of question it answered (`list` when none in particular)."""
+
+    text: str
+    kind: str
+
+
+def cite(recipe: Recipe) -> str:
+    return f"{recipe.title} [{recipe.id}]"
+
+
+def minutes(value: int) -> str:
+    if value >= 120 and value % 60 == 0:
+        return f"{value // 60} hours"
+    return f"{value} min"
+
+
+def servings_count(recipe: Recipe) -> int | None:
+    """The largest number in `servings` ("4-6" serves up to 6), or None when not given."""
+    numbers = [int(n) for n in re.findall(r"\d+", recipe.servings or "")]
+    return max(numbers) if numbers else None
+
+
+def key_ingredients(recipe: Recipe, most: int = 4) -> list[str]:
+    """The first few ingredients without their amounts: what the dish is made of."""
+    names: list[str] = []
+    for line in recipe.ingredients:
+        name = AMOUNT.sub("", line.split(",")[0].split(". ")[0]).strip(" .;:-")
+        name = re.sub(r"\s*\([^)]*\)?", "", name).strip()
+        if name and len(name) <= 40 and name.lower() not in (n.lower() for n in names):
+            names.append(name)
+        if len(names) == most:
+            break
+    return names
+
+
+def facts(recipe: Recipe) -> str:
+    """A recipe's checkable facts in one short clause: its time, servings and diets."""
+    parts = []
+    if recipe.total_minutes is not None:
+        parts.append(f"{minutes(recipe.total_minutes)} in all")
+    if (count := servings_count(recipe)) is not None:
+        parts.append(f"serves {recipe.servings if recipe.servings and len(recipe.servings) <= 8 else count}")
+    parts.extend(recipe.diet_labels)
+    return ", ".join(parts)
+
+
+def describe(recipe: Recipe) -> str:
+    about = facts(recipe)
+    ingredients = key_ingredients(recipe)
+    text = cite(recipe) + (f" ({about})" if about else "")
+    return text + (f": {', '.join(ingredients)}" if ingredients else "")
+
+
+def contains(recipe: Recipe, word: str) -> list[str]:
+    """The ingredient lines that hold `word` or, for a category such as cheese, one of its kinds."""
+    folded = stem(word.lower())
+    terms = CATEGORIES.get(folded, (folded,))
+    return [line for line in recipe.ingredients if any(t in line.lower() for t in terms)]
+
+
+def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
+    """The retrieved recipes the question names by title (or by the title's distinctive words)."""
+    lowered = question.lower()
+    exact = [r for r in recipes if r.title.lower() in lowered]
+    if exact:
+        return exact
+    words = set(re.findall(r"[a-z]+", lowered))
+    scored = []
+    for recipe in recipes:
+        title_words = {w for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 3}
+        if title_words and title_words <= words:
+            scored.append(recipe)
+    return scored[:1]
+
+
+def join(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
+    """The answer the retrieved recipes' data gives to `question`."""
+    if not recipes:
+        return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
+    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _ranked):
+        if (composed := kind(question, recipes)) is not None:
+            return composed
+    listed = "\n".join(f"- {describe(r)}" for r in recipes)
+    lead = "This recipe matches:" if len(recipes) == 1 else f"These {len(recipes)} recipes match best:"
+    return Composed(f"{lead}\n{listed}", "list")
+
+
+def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    timed = [r for r in recipes if r.total_minutes is not None]
+    if QUICK.search(question) or SLOW.search(question):
+        slow = bool(SLOW.search(question)) and not QUICK.search(question)
+        if not timed:
+            return Composed(f"None of {join([cite(r) for r in recipes])} gives its time.", "time")
+        ordered = sorted(timed, key=lambda r: r.total_minutes or 0, reverse=slow)
+        best = ordered[0]
+        which = "longest" if slow else "quickest"
+        text = f"The {which} is {cite(best)}, {minutes(best.total_minutes or 0)} in all."
+        others = [f"{cite(r)} takes {minutes(r.total_minutes or 0)}" for r in ordered[1:]]
+        if others:
+            text += " " + join(others)[0].upper() + join(others)[1:] + "."
+        untimed = [r for r in recipes if r.total_minutes is None]
+        if untimed:
+            text += f" {join([cite(r) for r in untimed])} does not give its time."
+        return Composed(text, "time")
+    most, fewest = MOST.search(question), FEWEST.search(question)
+    if most or fewest:
+        counted = [r for r in recipes if servings_count(r) is not None]
+        if not counted:
+            return Composed(
+                f"None of {join([cite(r) for r in recipes])} says how many it serves.", "servings"
+            )
+        ordered = sorted(counted, key=lambda r: servings_count(r) or 0, reverse=bool(most))
+        best = ordered[0]
+        text = f"{cite(best)} serves the {'most' if most else 'fewest'}: {best.servings}."
+        others = [f"{cite(r)} serves {r.servings}" for r in ordered[1:]]
+        if others:
+            text += " " + join(others)[0].upper() + join(others)[1:] + "."
+        return Composed(text, "servings")
+    return None
+
+
+def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    match = WITHOUT.search(question)
+    if not match or match.group(1).lower() in {"more", "longer", "than", "time", "recipe", "recipes", "one"}:
+        return None
+    word = match.group(1).lower()
+    free = [r for r in recipes if not contains(r, word)]
+    having = [r for r in recipes if contains(r, word)]
+    text = f"Without {word}: {join([cite(r) for r in free])}." if free else f"All of them have {word}."
+    if having:
+        text += " " + " ".join(f"{cite(r)} has {contains(r, word)[0].strip()}." for r in having)
+    return Composed(text, "without")
+
+
+def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    lowered = question.lower()
+    if not re.match(r"^\s*(is|are|can|does)\b", lowered):
+        return None
+    diet = next((flag for word, flag in DIETS.items() if word in lowered), None)
+    if diet is None:
+        return None
+    label = diet.replace("_", "-")
+    targets = named_in(question, recipes)
+    if not targets and re.match(r"^\s*(is|does) the\b", lowered):
+        # About one recipe, which was not retrieved: no other recipe's diet answers it.
+        return None
+    targets = targets or list(recipes)
+    lines = []
+    for recipe in targets:
+        yes = bool(getattr(recipe, diet))
+        lines.append(f"{'Yes' if yes else 'No'}: {cite(recipe)} is {'' if yes else 'not marked '}{label}.")
+    return Composed(" ".join(lines), "diet")
+
+
+def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    if not HOW_LONG.search(question):
+        return None
+    targets = named_in(question, recipes)
+    if not targets:
+        return None
+    lines = []
+    for recipe in targets:
+        if recipe.total_minutes is None:
+            lines.append(f"{cite(recipe)} does not give its time.")
+            continue
+        split = [
+            f"{label} {minutes(value)}"
+            for label, value in (("prep", recipe.prep_minutes), ("cook", recipe.cook_minutes))
+            if value is not None
+        ]
+        lines.append(
+            f"{cite(recipe)} takes {minutes(recipe.total_minutes)} in all"
+            + (f" ({', '.join(split)})." if split else ".")
+        )
+    return Composed(" ".join(lines), "time")
+
+
+def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    if not HOW_MANY.search(question):
+        return None
+    targets = named_in(question, recipes)
+    if not targets:
+        return None
+    lines = [
+        f"{cite(r)} serves {r.servings}." if r.servings else f"{cite(r)} does not say how many it serves."
+        for r in targets
+    ]
+    return Composed(" ".join(lines), "servings")
+
+
+def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    if not INGREDIENTS.search(question):
+        return None
+    targets = named_in(question, recipes)
+    if not targets:
+        return None
+    recipe = targets[0]
+    listed = "\n".join(f"- {line}" for line in recipe.ingredients)
+    return Composed(f"For {cite(recipe)} you need:\n{listed}", "ingredients")

@@ -1,0 +1,113 @@
+"""The answer guard and the answers composed from the recipes' data, on their own."""
+
+from __future__ import annotations
+
+from app.answer_guard import AnswerGuard, ExactTitles, guard_text
+from app.data_answers import compose, key_ingredients
+from app.recipes import Recipe
+
+
+def recipe(recipe_id: str, title: str, **fields) -> Recipe:
+    base = {"ingredients": ["2 cloves of garlic", "200g (7 oz) mushrooms"], "steps": ["Cook."]}
+    return Recipe.model_validate({"id": recipe_id, "title": title, **base, **fields})
+
+
+SOUP = recipe("mushroom-soup", "Mushroom Soup", total_minutes=40, servings="4", vegetarian=True)
+RISOTTO = recipe(
+    "mushroom-risotto",
+    "Mushroom Risotto",
+    total_minutes=35,
+    prep_minutes=10,
+    cook_minutes=25,
+    servings="2-3",
+    ingredients=["300g risotto rice", "50g parmesan cheese"],
+)
+TART = recipe("onion-tart", "Onion Tart", total_minutes=60, servings="6", vegetarian=True)
+CATALOG = [SOUP, RISOTTO, TART, recipe("rice", "Rice")]
+NAMED = ExactTitles(CATALOG)
+
+
+def guarded(text: str, recipes=(SOUP, RISOTTO), *, cut: bool = False):
+    return guard_text(text, list(recipes), NAMED, cut=cut)
+
+
+def test_the_stand_in_names_catalog_titles_but_not_one_word_ones():
+    assert NAMED("Try the mushroom soup with rice.") == ["mushroom-soup"]
+
+
+def test_sentences_pass_whole_even_when_split_over_pieces():
+    guard = AnswerGuard([SOUP], NAMED)
+
+    assert guard.feed("The Mushroom ") == ""
+    assert guard.feed("Soup takes 40 min. It is ") == "The Mushroom Soup takes 40 min."
+    assert guard.feed("warming.") == ""
+    assert guard.finish(cut=False) == " It is warming."
+
+
+def test_a_recipe_that_was_not_retrieved_is_refused():
+    shown, report = guarded("Make the Onion Tart.")
+
+    assert shown == ""
+    assert "onion-tart" in (report.refused or "")
+
+
+def test_times_servings_and_diets_the_data_contradicts_are_refused_and_stated_ones_pass():
+    assert guarded("The Mushroom Soup takes 40 minutes and serves 4.")[1].refused is None
+    assert guarded("The Mushroom Risotto takes 1 hour.")[1].refused
+    assert guarded("The Mushroom Soup serves 8.")[1].refused
+    assert guarded("The Mushroom Risotto serves 3.")[1].refused is None  # "2-3"
+    assert guarded("The Mushroom Risotto is vegetarian.")[1].refused
+    assert guarded("The Mushroom Risotto is not vegetarian.")[1].refused is None
+    # Each fact is checked against the recipe it follows.
+    assert guarded("The Mushroom Soup takes 40 min, the Mushroom Risotto 35 min.")[1].refused is None
+
+
+def test_loops_and_repeated_lines_are_refused():
+    assert guarded("100g (110g) Arborio rice; " * 6)[1].refused == "loops"
+    shown, report = guarded("The Mushroom Soup is warming.\nThe Mushroom Soup is warming.\n")
+    assert shown == "The Mushroom Soup is warming.\n"
+    assert report.refused == "repeats an earlier line"
+
+
+def test_a_cut_reply_loses_its_unfinished_sentence():
+    shown, report = guarded("The Mushroom Soup is warming. The Mushroom Risotto needs", cut=True)
+
+    assert shown == "The Mushroom Soup is warming."
+    assert report.cut and report.named == ["mushroom-soup"]
+
+
+def test_the_data_answers_which_is_quickest_serves_most_and_has_no_cheese():
+    recipes = [SOUP, RISOTTO, TART]
+
+    assert compose("Which is the quickest?", recipes).text.startswith(
+        "The quickest is Mushroom Risotto [mushroom-risotto], 35 min in all."
+    )
+    assert compose("Which one serves the most?", recipes).text.startswith(
+        "Onion Tart [onion-tart] serves the most"
+    )
+    no_cheese = compose("Which has no cheese?", recipes).text
+    assert no_cheese.startswith("Without cheese: Mushroom Soup [mushroom-soup] and Onion Tart [onion-tart].")
+    assert "Mushroom Risotto [mushroom-risotto] has 50g parmesan cheese." in no_cheese
+
+
+def test_the_data_answers_about_one_named_recipe():
+    recipes = [SOUP, RISOTTO]
+
+    assert (
+        compose("Is the Mushroom Soup vegan?", recipes).text
+        == "No: Mushroom Soup [mushroom-soup] is not marked vegan."
+    )
+    assert compose("How long does the mushroom risotto take?", recipes).text == (
+        "Mushroom Risotto [mushroom-risotto] takes 35 min in all (prep 10 min, cook 25 min)."
+    )
+    assert compose("What do I need for the Mushroom Risotto?", recipes).text.startswith(
+        "For Mushroom Risotto [mushroom-risotto] you need:\n- 300g risotto rice"
+    )
+
+
+def test_no_recipe_found_is_said_plainly():
+    assert compose("Sushi?", []).kind == "none"
+
+
+def test_key_ingredients_drop_amounts_and_units():
+    assert key_ingredients(SOUP) == ["garlic", "mushrooms"]
