@@ -179,6 +179,7 @@ def report(variants: list[Variant], command: str) -> str:
         slowest = max(together) if together else 0.0
         ratio = slowest / statistics.median(singles) if singles else 0.0
         failed = sum(1 for s in variant.statuses if s != 200)
+        without_status = {k: v for k, v in variant.sample.items() if k != "status"}
         lines += [
             f"## {variant.name} ({variant.tree.name if variant.name != 'after' else 'this checkout'})",
             "",
@@ -194,7 +195,7 @@ def report(variants: list[Variant], command: str) -> str:
             f"non-200 responses: {failed} of {len(variant.statuses)}.",
             "",
             f"Answer (status {variant.sample.get('status')}): "
-            f"`{json.dumps({k: v for k, v in variant.sample.items() if k != 'status'}, ensure_ascii=False)[:700]}`",
+            f"`{json.dumps(without_status, ensure_ascii=False)[:700]}`",
             "",
             f'"Any quick soups?": `{variant.protocol_sample[:400]!r}`',
             "",
