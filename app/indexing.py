@@ -9,7 +9,6 @@ the next run indexes it again rather than skipping it as unchanged.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -19,6 +18,7 @@ from typing import Any, Literal, TypeVar, get_args
 from pydantic import BaseModel, ValidationError
 
 from app.api_models import describe_errors
+from app.json_text import NotJson, parse_json
 from app.providers import (
     Embedder,
     IndexDocument,
@@ -96,12 +96,14 @@ def read_items(text: str, *, json_lines: bool) -> tuple[list[Item], dict[str, An
         items: list[Item] = []
         for n, line in enumerate(text.splitlines(), start=1):
             if line.strip():
+                # Recipe by recipe: a line nested too deeply, or with a number JSON cannot
+                # carry, fails that line only.
                 try:
-                    items.append((f"line {n}", json.loads(line)))
-                except ValueError as failure:
+                    items.append((f"line {n}", parse_json(line)))
+                except NotJson as failure:
                     items.append((f"line {n}", InvalidItem(f"not valid JSON: {failure}")))
         return items, {}
-    data = json.loads(text)
+    data = parse_json(text)
     options: dict[str, Any] = {}
     if isinstance(data, dict) and "recipes" in data:
         options = {k: v for k, v in data.items() if k != "recipes"}
@@ -183,7 +185,8 @@ class Indexer:
                 continue
             key = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else label
             try:
-                recipe = Recipe.model_validate(data)
+                # Strict, as at every edge: "yes" is no boolean, "30" no number of minutes.
+                recipe = Recipe.model_validate(data, strict=True)
             except ValidationError as failure:
                 report.record(key, "failed", error(describe_errors(failure), "validation_error"))
                 continue

@@ -52,12 +52,12 @@ async def index_catalog(request: Request, services: Services, settings: Settings
     kind = media_type(request)
     if kind != "application/json" and kind not in JSON_LINES_TYPES:
         raise ApiError(415, "Send recipes as JSON (application/json) or JSON Lines (application/jsonl).")
-    raw = await read_bytes(request, settings.max_index_body_bytes)
+    raw = await read_bytes(request, settings.max_index_body_bytes, settings.body_read_seconds)
     try:
         items, given = read_items(raw.decode("utf-8"), json_lines=kind in JSON_LINES_TYPES)
     except UnicodeDecodeError:
         raise ApiError(400, "The body is not valid UTF-8.") from None
-    except (ValueError, RecursionError) as error:
+    except ValueError as error:  # NotJson, or a JSON of the wrong shape: both in words for the caller
         raise ApiError(400, f"The body is not valid JSON: {error}.") from None
     check_unicode([[data for _, data in items if not isinstance(data, InvalidItem)], given])
     options = IndexingOptions(
