@@ -35,6 +35,11 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+# About 2,000 tokens: within every embedding model's input (OpenAI's take 8,191 tokens), and
+# past what a recipe's title, description and ingredients usually need (the sample's longest
+# search text is 1,124 characters).
+MAX_EMBEDDED_CHARS = 8_000
+
 Status = Literal["indexed", "unchanged", "valid", "deleted", "failed"]
 
 
@@ -138,7 +143,8 @@ class Indexer:
         self, items: Iterable[Item], options: IndexingOptions = IndexingOptions()
     ) -> IndexingReport:
         report = IndexingReport()
-        recipes = self._validate(items, report)
+        # Validating thousands of recipes takes a while: off the event loop.
+        recipes = await asyncio.to_thread(self._validate, items, report)
         if not recipes:
             return report.tally()
         changed = await self._changed(recipes, options, report)
@@ -207,9 +213,10 @@ class Indexer:
         ids = [r.id for r in recipes]
         stored = await self._retrying(lambda: self.store.content_hashes(ids), options)
         indexed = await self._retrying(lambda: self.index.content_hashes(ids), options)
+        # Hashing a large catalog takes a while: off the event loop.
+        digests = await asyncio.to_thread(lambda: [recipe.content_hash() for recipe in recipes])
         changed = []
-        for recipe in recipes:
-            digest = recipe.content_hash()
+        for recipe, digest in zip(recipes, digests, strict=True):
             if stored.get(recipe.id) == digest == indexed.get(recipe.id):
                 report.record(recipe.id, "unchanged")
             else:
@@ -234,7 +241,10 @@ class Indexer:
         self, batch: list[Recipe], options: IndexingOptions, report: IndexingReport
     ) -> None:
         try:
-            texts = [r.search_text() for r in batch]
+            # Bounded: embedding models read a few thousand tokens at most, and WordLlama's
+            # memory grows with the longest text of a batch (a batch of recipes at every
+            # field's bound once took 16 GB). The keyword index still gets the whole text.
+            texts = [r.search_text()[:MAX_EMBEDDED_CHARS] for r in batch]
             vectors = await self._retrying(lambda: self.embedder.embed(texts), options)
         except Exception as failure:
             for recipe in batch:

@@ -68,7 +68,7 @@ STATUS_MEANINGS = {
     404: "There is no recipe with that id.",
     408: "The body took too long to arrive (BODY_READ_SECONDS).",
     409: "The search index was built with another embedding model (`code`: `index_incompatible`).",
-    413: "The body is over the size limit.",
+    413: "The body is over the size limit (a catalog load: or holds over MAX_INDEX_RECIPES recipes).",
     415: "The body is not of a content type the route takes.",
     500: "An unexpected fault; the details are only in the log, under the request id.",
     502: "A service the app depends on (language model, embeddings, search, store) failed.",
