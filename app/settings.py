@@ -87,8 +87,8 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=4000, ge=1)
     max_conversation_messages: int = Field(default=200, ge=0)
     max_index_body_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
-    # Recipes per catalog load over HTTP: the per-recipe report of 240,000 small recipes (what
-    # 50 MB holds) held the event loop 1.7 s; 20,000 stay well under a second. Larger
+    # Recipes per catalog load over HTTP: a load of 240,000 small recipes (what 50 MB holds)
+    # held the event loop 1.7 s; 20,000 stay well under a second. Larger
     # catalogs: split them, or load them with `python -m app.index_recipes`.
     max_index_recipes: int = Field(default=20_000, ge=1)
     # How long a client may take to send its whole body: past it, a 408. A body that trickles
