@@ -21,7 +21,7 @@ from app.api_models import (
     Source,
 )
 from app.chat_body import read_chat_body
-from app.http_api import api_endpoint, json_endpoint
+from app.http_api import api_endpoint, json_endpoint, require_admin
 from app.indexing import IndexingReport
 from app.recipes import Recipe
 from app.services import Services, get_services
@@ -108,11 +108,13 @@ async def get_recipe(req: Request) -> Response:
     return await api_endpoint(req, run)
 
 
-# Changing the catalog takes a function key on Azure, and the admin role through the Static
-# Web App (staticwebapp.config.json).
+# Changing the catalog takes the admin key (ADMIN_KEY), which the app checks itself, on
+# every host and whatever the spelling of the path; on Azure a function key as well, and
+# the admin role through the Static Web App (staticwebapp.config.json).
 @app.route(route="recipes/index", methods=[func.HttpMethod.POST], auth_level=func.AuthLevel.FUNCTION)
 async def index_recipes(req: Request) -> Response:
     async def run() -> IndexingReport:
+        require_admin(req, settings)
         return await recipe_api.index_catalog(req, await get_services(settings), settings)
 
     # No deadline: cutting a catalog load short would leave it half written; it is an admin
@@ -123,6 +125,7 @@ async def index_recipes(req: Request) -> Response:
 @app.route(route="recipes/{id}", methods=[func.HttpMethod.DELETE], auth_level=func.AuthLevel.FUNCTION)
 async def delete_recipe(req: Request) -> Response:
     async def run() -> IndexingReport:
+        require_admin(req, settings)
         return await recipe_api.delete_recipe(await get_services(settings), req.path_params["id"])
 
     return await api_endpoint(req, run)

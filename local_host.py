@@ -16,9 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from app.http_api import error_response, request_id_of, with_api_headers
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,7 +58,22 @@ def create_app(function_app: Any = None) -> Starlette:
         methods = [str(getattr(m, "value", m)) for m in trigger.methods or ["GET", "POST"]]
         path = f"{route_prefix()}/{trigger.route or function.get_function_name()}"
         routes.append(Route(path, endpoint(function.get_user_function(), trigger.name), methods=methods))
-    return Starlette(routes=routes)
+    app = Starlette(routes=routes, exception_handlers={HTTPException: routing_error})
+    # A trailing slash gets a 404, not a 307 to the same path built from the Host header,
+    # which a client controls.
+    app.router.redirect_slashes = False
+    return app
+
+
+async def routing_error(request: Request, error: Exception) -> Response:
+    """Unknown routes and methods, answered like every other error: JSON, with a request id
+    and the API's headers (Starlette's own are plain text)."""
+    assert isinstance(error, HTTPException)
+    messages = {404: "There is nothing at this path.", 405: "This path does not take that method."}
+    response = error_response(error.status_code, messages.get(error.status_code, str(error.detail)))
+    if error.headers and "Allow" in error.headers:
+        response.headers["Allow"] = error.headers["Allow"]
+    return with_api_headers(response, request_id_of(request))
 
 
 def main() -> None:

@@ -171,6 +171,9 @@ def describe_errors(error: ValidationError) -> str:
             message = "is required"
         elif item["type"] == "extra_forbidden":
             message = "is not a known field"
+        elif item["type"] in ("model_type", "model_attributes_type", "dict_type", "dataclass_type"):
+            # Pydantic's message names the Python class ("instance of RecipeFilters").
+            message = "must be a JSON object"
         parts.append(f"{where}: {message}" if where else message)
     more = len(error.errors()) - 3
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "") + "."

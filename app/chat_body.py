@@ -4,12 +4,12 @@ type, size, encoding, syntax), and then validated as the shape it has."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
-from app.api_models import ChatRequest, describe_errors
+from app.api_models import ChatRequest
 from app.chat_protocol import ChatProtocolRequest, speaks_protocol
-from app.http_api import ApiError, read_body
+from app.http_api import read_body, validated
 from app.settings import Settings
 
 
@@ -24,8 +24,5 @@ async def read_chat_body(request: Request, settings: Settings) -> ChatRequest | 
     model: type[ChatRequest | ChatProtocolRequest] = (
         ChatProtocolRequest if speaks_protocol(data) else ChatRequest
     )
-    try:
-        # The same limits, passed the same way, as for any other body.
-        return model.model_validate(data, context={"limits": settings})
-    except ValidationError as error:
-        raise ApiError(400, describe_errors(error)) from None
+    # The same limits, and the same strictness, as for any other body.
+    return validated(model, data, settings)

@@ -9,19 +9,21 @@ local host and in tests, and can stream when they need to.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from app.api_models import describe_errors
+from app.json_text import NotJson, parse_json
 from app.providers import UpstreamError
 from app.services import Services, get_services
 from app.settings import Settings, get_settings
@@ -32,7 +34,19 @@ Body = TypeVar("Body", bound=BaseModel)
 
 INTERNAL_ERROR = "The app encountered an error processing your request."
 DEADLINE_PASSED = "The request took too long. Please try again."
+BODY_TOO_SLOW = "The body took too long to arrive."
+CLIENT_CLOSED = "The client closed the connection before the request was read."
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# On every /api response: Static Web Apps adds its globalHeaders to the page, not to proxied
+# API responses, and JSON must never be sniffed as HTML, framed or allowed to load anything.
+API_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+# nginx's code for a client that closed its connection: logged, never seen by anyone.
+CLIENT_CLOSED_STATUS = 499
+ADMIN_HEADER = "x-functions-key"
 
 
 class ApiError(Exception):
@@ -45,23 +59,62 @@ class ApiError(Exception):
 
 
 def error_response(status: int, message: str, code: str | None = None) -> JSONResponse:
-    return JSONResponse({"error": message} | ({"code": code} if code else {}), status_code=status)
+    # An error is about this request only: no cache may keep it.
+    return JSONResponse(
+        {"error": message} | ({"code": code} if code else {}),
+        status_code=status,
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def with_api_headers(response: Response, request_id: str) -> Response:
+    response.headers["x-request-id"] = request_id
+    for name, value in API_HEADERS.items():
+        response.headers[name] = value
+    return response
+
+
+def request_id_of(request: Request) -> str:
+    incoming = request.headers.get("x-request-id", "")
+    return incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+
+
+def require_admin(request: Request, settings: Settings) -> None:
+    """Refuse an admin call without the admin key, whatever path or proxy it came through."""
+    if settings.admin_key is None or not settings.admin_key.get_secret_value():
+        raise ApiError(
+            403,
+            "The admin routes are closed: ADMIN_KEY is not set. Load a catalog with "
+            "`python -m app.index_recipes` instead.",
+        )
+    given = request.headers.get(ADMIN_HEADER, "")
+    # Constant time, so that the answer's timing says nothing of how much of a guess was right.
+    if not hmac.compare_digest(given.encode(), settings.admin_key.get_secret_value().encode()):
+        message = f"This route needs the admin key, in the {ADMIN_HEADER} header."
+        raise ApiError(401 if not given else 403, message)
 
 
 def media_type(request: Request) -> str:
     return request.headers.get("content-type", "").split(";")[0].strip().lower()
 
 
-async def read_bytes(request: Request, limit: int) -> bytes:
-    """The raw body, refused with 413 as soon as it passes `limit`, however it is sent."""
+async def read_bytes(request: Request, limit: int, seconds: float) -> bytes:
+    """The raw body, refused with 413 as soon as it passes `limit`, however it is sent, and
+    with 408 if it has not all arrived within `seconds`."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
     raw = bytearray()
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > limit:
-            raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > limit:
+                    raise ApiError(413, f"The body is larger than the limit of {limit} bytes.")
+    except TimeoutError:
+        # Only this timeout's own expiry ends up here: the request's deadline, around it,
+        # cancels through it and is told apart by api_endpoint.
+        raise ApiError(408, BODY_TOO_SLOW) from None
     return bytes(raw)
 
 
@@ -84,25 +137,29 @@ def check_unicode(data: object) -> None:
         raise ApiError(400, "The body is nested too deeply.") from None
 
 
+def validated(model: type[Body], data: dict[str, Any], settings: Settings) -> Body:
+    """`data` as `model`, strictly: "yes" is no boolean, `true` no number, "3" no integer. Strict
+    on JSON, not on Python objects, so that an array is still a tuple where one is asked."""
+    try:
+        return model.model_validate_json(json.dumps(data), strict=True, context={"limits": settings})
+    except ValidationError as error:
+        raise ApiError(400, describe_errors(error)) from None
+
+
 async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
     if media_type(request) != "application/json":
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
-    raw = await read_bytes(request, settings.max_body_bytes)
+    raw = await read_bytes(request, settings.max_body_bytes, settings.body_read_seconds)
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = parse_json(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ApiError(400, "The body is not valid UTF-8.") from None
-    except RecursionError:
-        raise ApiError(400, "The body is nested too deeply.") from None
-    except ValueError as error:
+    except NotJson as error:
         raise ApiError(400, f"The body is not valid JSON: {error}.") from None
     check_unicode(data)
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object.")
-    try:
-        return model.model_validate(data, context={"limits": settings})
-    except ValidationError as error:
-        raise ApiError(400, describe_errors(error)) from None
+    return validated(model, data, settings)
 
 
 async def api_endpoint(
@@ -121,8 +178,7 @@ async def api_endpoint(
     with an error event instead.
     """
     started = time.perf_counter()
-    incoming = request.headers.get("x-request-id", "")
-    request_id = incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex
+    request_id = request_id_of(request)
     deadline_seconds = get_settings().request_deadline_seconds if timed else None
     deadline = asyncio.timeout(deadline_seconds)
     try:
@@ -141,13 +197,17 @@ async def api_endpoint(
         response = error_response(504, DEADLINE_PASSED)
     except ApiError as error:
         response = error_response(error.status, error.message)
+    except ClientDisconnect:
+        # Nobody is left to answer: not the app's failure, and no traceback for it.
+        log.info("request %s: the client closed the connection before its body was read", request_id)
+        response = error_response(CLIENT_CLOSED_STATUS, CLIENT_CLOSED)
     except UpstreamError as error:
         log.warning("request %s: upstream failure: %r", request_id, error.__cause__)
         response = error_response(error.status, error.public_message, error.code)
     except Exception:
         log.exception("request %s failed", request_id)
         response = error_response(500, INTERNAL_ERROR)
-    response.headers["x-request-id"] = request_id
+    with_api_headers(response, request_id)
     log.info(
         "%s %s -> %d in %.0f ms [request %s]",
         request.method,

@@ -9,7 +9,6 @@ the next run indexes it again rather than skipping it as unchanged.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, Sequence
@@ -19,6 +18,7 @@ from typing import Any, Literal, TypeVar, get_args
 from pydantic import BaseModel, ValidationError
 
 from app.api_models import describe_errors
+from app.json_text import NotJson, parse_json
 from app.providers import (
     Embedder,
     IndexDocument,
@@ -34,6 +34,11 @@ from app.retry import Sleep, with_retries
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+# About 2,000 tokens: within every embedding model's input (OpenAI's take 8,191 tokens), and
+# past what a recipe's title, description and ingredients usually need (the sample's longest
+# search text is 1,124 characters).
+MAX_EMBEDDED_CHARS = 8_000
 
 Status = Literal["indexed", "unchanged", "valid", "deleted", "failed"]
 
@@ -96,12 +101,14 @@ def read_items(text: str, *, json_lines: bool) -> tuple[list[Item], dict[str, An
         items: list[Item] = []
         for n, line in enumerate(text.splitlines(), start=1):
             if line.strip():
+                # Recipe by recipe: a line nested too deeply, or with a number JSON cannot
+                # carry, fails that line only.
                 try:
-                    items.append((f"line {n}", json.loads(line)))
-                except ValueError as failure:
+                    items.append((f"line {n}", parse_json(line)))
+                except NotJson as failure:
                     items.append((f"line {n}", InvalidItem(f"not valid JSON: {failure}")))
         return items, {}
-    data = json.loads(text)
+    data = parse_json(text)
     options: dict[str, Any] = {}
     if isinstance(data, dict) and "recipes" in data:
         options = {k: v for k, v in data.items() if k != "recipes"}
@@ -138,7 +145,8 @@ class Indexer:
         self, items: Iterable[Item], options: IndexingOptions = IndexingOptions()
     ) -> IndexingReport:
         report = IndexingReport()
-        recipes = self._validate(items, report)
+        # Validating thousands of recipes takes a while: off the event loop.
+        recipes = await asyncio.to_thread(self._validate, items, report)
         if not recipes:
             return report.tally()
         changed = await self._changed(recipes, options, report)
@@ -187,7 +195,8 @@ class Indexer:
                 continue
             key = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else label
             try:
-                recipe = Recipe.model_validate(data)
+                # Strict, as at every edge: "yes" is no boolean, "30" no number of minutes.
+                recipe = Recipe.model_validate(data, strict=True)
             except ValidationError as failure:
                 report.record(key, "failed", error(describe_errors(failure), "validation_error"))
                 continue
@@ -208,9 +217,10 @@ class Indexer:
         ids = [r.id for r in recipes]
         stored = await self._retrying(lambda: self.store.content_hashes(ids), options)
         indexed = await self._retrying(lambda: self.index.content_hashes(ids), options)
+        # Hashing a large catalog takes a while: off the event loop.
+        digests = await asyncio.to_thread(lambda: [recipe.content_hash() for recipe in recipes])
         changed = []
-        for recipe in recipes:
-            digest = recipe.content_hash()
+        for recipe, digest in zip(recipes, digests, strict=True):
             if stored.get(recipe.id) == digest == indexed.get(recipe.id):
                 report.record(recipe.id, "unchanged")
             else:
@@ -235,7 +245,10 @@ class Indexer:
         self, batch: list[Recipe], options: IndexingOptions, report: IndexingReport
     ) -> None:
         try:
-            texts = [r.search_text() for r in batch]
+            # Bounded: embedding models read a few thousand tokens at most, and WordLlama's
+            # memory grows with the longest text of a batch (a batch of recipes at every
+            # field's bound once took 16 GB). The keyword index still gets the whole text.
+            texts = [r.search_text()[:MAX_EMBEDDED_CHARS] for r in batch]
             vectors = await self._retrying(lambda: self.embedder.embed(texts), options)
         except Exception as failure:
             for recipe in batch:

@@ -71,16 +71,20 @@ class OpenApiDocument(BaseModel):
 
 STATUS_MEANINGS = {
     400: "The body or a parameter is invalid (the message names it), or the content filter flagged it.",
+    401: "The admin key is missing (header `x-functions-key`).",
+    403: "The admin key is wrong, or the admin routes are closed (ADMIN_KEY is not set).",
     404: "There is no recipe with that id.",
+    408: "The body took too long to arrive (BODY_READ_SECONDS).",
     409: "The search index was built with another embedding model (`code`: `index_incompatible`).",
-    413: "The body is over the size limit.",
+    413: "The body is over the size limit (a catalog load: or holds over MAX_INDEX_RECIPES recipes).",
     415: "The body is not of a content type the route takes.",
     500: "An unexpected fault; the details are only in the log, under the request id.",
     502: "A service the app depends on (language model, embeddings, search, store) failed.",
     503: "A service the app depends on is throttling.",
     504: "A service, or the request as a whole, took too long.",
 }
-BODY_ERRORS = (400, 413, 415)
+BODY_ERRORS = (400, 408, 413, 415)
+ADMIN_ERRORS = (401, 403)
 UPSTREAM_ERRORS = (500, 502, 503, 504)
 
 
@@ -131,7 +135,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Validate, embed, store and index recipes, each with its own result",
         body=(IndexingRequest,),
         ok=(IndexingReport,),
-        errors=(*BODY_ERRORS, 409, *UPSTREAM_ERRORS),
+        errors=(*BODY_ERRORS, *ADMIN_ERRORS, 409, *UPSTREAM_ERRORS),
         json_lines_body=True,
         flags=("force_indexing", "allow_indexing"),
         needs_key=True,
@@ -140,7 +144,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "delete_recipe",
         "Remove a recipe from the index and the store",
         ok=(IndexingReport,),
-        errors=(400, 404, 409, *UPSTREAM_ERRORS),
+        errors=(400, *ADMIN_ERRORS, 404, 409, *UPSTREAM_ERRORS),
         needs_key=True,
     ),
     ("/api/openapi.json", "get"): Operation(
@@ -257,7 +261,8 @@ def document() -> dict[str, Any]:
                 for status in used
             },
             "securitySchemes": {
-                # On Azure (auth_level=FUNCTION); the local host, like Core Tools, checks none.
+                # The admin key (ADMIN_KEY), which the app checks on every host; on Azure the
+                # same header also carries the function key (auth_level=FUNCTION).
                 "functionKey": {"type": "apiKey", "in": "header", "name": "x-functions-key"}
             },
         },

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 from starlette.requests import Request
 
 from app.http_api import ApiError, check_unicode, media_type, read_bytes
-from app.indexing import IndexingOptions, IndexingReport, InvalidItem, read_items
+from app.indexing import IndexingOptions, IndexingReport, InvalidItem, Item, read_items
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 from app.services import Services
 from app.settings import Settings
@@ -48,18 +49,31 @@ def flag(request: Request, given: dict[str, Any], name: str, default: bool) -> b
     raise ApiError(400, f"{name} must be true or false.")
 
 
+def read_checked_items(raw: bytes, json_lines: bool) -> tuple[list[Item], dict[str, Any]]:
+    items, given = read_items(raw.decode("utf-8"), json_lines=json_lines)
+    check_unicode([[data for _, data in items if not isinstance(data, InvalidItem)], given])
+    return items, given
+
+
 async def index_catalog(request: Request, services: Services, settings: Settings) -> IndexingReport:
     kind = media_type(request)
     if kind != "application/json" and kind not in JSON_LINES_TYPES:
         raise ApiError(415, "Send recipes as JSON (application/json) or JSON Lines (application/jsonl).")
-    raw = await read_bytes(request, settings.max_index_body_bytes)
+    raw = await read_bytes(request, settings.max_index_body_bytes, settings.body_read_seconds)
     try:
-        items, given = read_items(raw.decode("utf-8"), json_lines=kind in JSON_LINES_TYPES)
+        # Up to MAX_INDEX_BODY_BYTES of JSON: seconds of parsing, off the event loop.
+        items, given = await asyncio.to_thread(read_checked_items, raw, kind in JSON_LINES_TYPES)
     except UnicodeDecodeError:
         raise ApiError(400, "The body is not valid UTF-8.") from None
-    except (ValueError, RecursionError) as error:
+    except ValueError as error:  # NotJson, or a JSON of the wrong shape: both in words for the caller
         raise ApiError(400, f"The body is not valid JSON: {error}.") from None
-    check_unicode([[data for _, data in items if not isinstance(data, InvalidItem)], given])
+    del raw  # the parsed items are all that is needed from here: memory stays one copy
+    if len(items) > settings.max_index_recipes:
+        raise ApiError(
+            413,
+            f"The body holds {len(items)} recipes; the limit is {settings.max_index_recipes} a load. "
+            "Split the catalog, or load it with `python -m app.index_recipes`.",
+        )
     options = IndexingOptions(
         force_indexing=flag(request, given, "force_indexing", False),
         allow_indexing=flag(request, given, "allow_indexing", True),

@@ -6,27 +6,41 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 RECIPE_ID_PATTERN = r"^[a-z0-9][a-z0-9-]{0,99}$"
 # A year: bounded so that a time fits every store's integers (SQLite's are 64-bit).
 MAX_MINUTES = 525_600
 
 
+# Bounds on each field, far above any real recipe (the sample catalog's longest step is 797
+# characters), so that one recipe cannot hold the app: a 20 MB description once took 91 s and
+# 15 GB to embed. A recipe at every bound has a search text of about 210,000 characters.
+MAX_TITLE_CHARS = 200
+MAX_DESCRIPTION_CHARS = 10_000
+MAX_LINE_CHARS = 2_000  # one ingredient or one step
+MAX_LINES = 100  # ingredients, and steps
+MAX_TAGS = 50
+MAX_TAG_CHARS = 100
+Line = Annotated[str, StringConstraints(max_length=MAX_LINE_CHARS)]
+Tag = Annotated[str, StringConstraints(max_length=MAX_TAG_CHARS)]
+
+
 class Recipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(pattern=RECIPE_ID_PATTERN)
-    title: str = Field(min_length=1)
-    description: str = ""
-    ingredients: list[str] = Field(min_length=1)
-    steps: list[str] = Field(min_length=1)
-    tags: list[str] = []
+    title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)
+    description: str = Field(default="", max_length=MAX_DESCRIPTION_CHARS)
+    ingredients: list[Line] = Field(min_length=1, max_length=MAX_LINES)
+    steps: list[Line] = Field(min_length=1, max_length=MAX_LINES)
+    tags: list[Tag] = Field(default=[], max_length=MAX_TAGS)
     prep_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
     cook_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
     total_minutes: int | None = Field(default=None, ge=0, le=MAX_MINUTES)
-    servings: str | None = None
+    servings: str | None = Field(default=None, max_length=MAX_TITLE_CHARS)
     vegetarian: bool = False
     vegan: bool = False
     gluten_free: bool = False

@@ -105,6 +105,19 @@ class Settings(BaseSettings):
     max_message_chars: int = Field(default=4000, ge=1)
     max_conversation_messages: int = Field(default=200, ge=0)
     max_index_body_bytes: int = Field(default=50 * 1024 * 1024, ge=1024)
+    # Recipes per catalog load over HTTP: a load of 240,000 small recipes (what 50 MB holds)
+    # held the event loop 1.7 s; 20,000 stay well under a second. Larger
+    # catalogs: split them, or load them with `python -m app.index_recipes`.
+    max_index_recipes: int = Field(default=20_000, ge=1)
+    # How long a client may take to send its whole body: past it, a 408. A body that trickles
+    # in for ever would otherwise hold its request (and, for the untimed catalog load, for ever).
+    body_read_seconds: float = Field(default=30.0, gt=0)
+
+    # The key the admin routes (loading a catalog, deleting a recipe) ask for, in the header
+    # `x-functions-key` (the header of Azure's function keys). Unset, they are closed to
+    # everyone: load catalogs with `python -m app.index_recipes` instead. The app checks it
+    # itself, so a route spelt another way through a proxy is no way round it.
+    admin_key: SecretStr | None = None
 
     @property
     def uses_azure_openai(self) -> bool:

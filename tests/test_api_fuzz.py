@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from pydantic import SecretStr
 from schemathesis import GenerationMode
 from schemathesis.checks import (
     content_type_conformance,
@@ -32,6 +33,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
+import function_app
 from app.openapi import OPERATIONS
 from app.providers import ChatStream, ChatTurn
 from app.providers.wordllama_embedder import WordLlamaEmbedder
@@ -101,10 +103,28 @@ def api_schema(scratch_retriever: Retriever) -> Iterator[Any]:
     from local_host import create_app
 
     use_services(Services(llm=AnyQuestionModel(), retriever=scratch_retriever))
-    schema = schemathesis.openapi.from_asgi("/api/openapi.json", create_app())
+    # The admin routes are fuzzed with their key, so that their input is what gets tested.
+    patch = pytest.MonkeyPatch()
+    patch.setattr(function_app.settings, "admin_key", SecretStr(FUZZ_ADMIN_KEY))
+    schema = schemathesis.openapi.from_asgi("/api/openapi.json", with_admin_key(create_app()))
     schema.config.checks.update(max_response_time=HANG_SECONDS)
     yield schema
     use_services(None)
+    patch.undo()
+
+
+FUZZ_ADMIN_KEY = "fuzz-admin-key"
+
+
+def with_admin_key(app: Any) -> Any:
+    """The app, with the admin key on every request that does not carry one."""
+
+    async def call(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not any(k == b"x-functions-key" for k, _ in scope["headers"]):
+            scope = scope | {"headers": [*scope["headers"], (b"x-functions-key", FUZZ_ADMIN_KEY.encode())]}
+        await app(scope, receive, send)
+
+    return call
 
 
 def cases() -> list[Any]:

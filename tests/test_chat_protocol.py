@@ -557,14 +557,14 @@ def test_accept_text_event_stream_does_not_make_a_request_stream(client, llm):
             "messages[0].role: Input should be 'user' or 'assistant'.",
         ),
         ({"messages": [{"role": "user"}]}, "messages[0].content: is required."),
-        ({"messages": "Hi"}, "messages: Input should be a valid list."),
+        ({"messages": "Hi"}, "messages: Input should be a valid array."),
         (
             {"messages": [{"role": "user", "content": "Hi"}], "userMessage": "Hi"},
             "Send either messages (the AI chat app protocol) or userMessage and conversation, not both.",
         ),
         (
             {"messages": [{"role": "user", "content": "Hi"}], "stream": "often"},
-            "stream: Input should be a valid boolean, unable to interpret input.",
+            "stream: Input should be a valid boolean.",
         ),
     ],
 )

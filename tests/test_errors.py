@@ -35,7 +35,7 @@ def test_a_system_message_in_the_conversation_is_refused(client, llm, route):
         ({"userMessage": ""}, "userMessage: must not be empty."),
         ({"userMessage": "   \n"}, "userMessage: must not be empty."),
         ({"userMessage": 42}, "userMessage: Input should be a valid string."),
-        ({"userMessage": "Hi", "conversation": "none"}, "conversation: Input should be a valid list."),
+        ({"userMessage": "Hi", "conversation": "none"}, "conversation: Input should be a valid array."),
         ({"userMessage": "Hi", "conversation": [{"role": "user"}]}, "conversation[0].content: is required."),
         ({"userMessage": "Hi", "conversaton": []}, "conversaton: is not a known field."),
         ([1, 2], "The body must be a JSON object."),

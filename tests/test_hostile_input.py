@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 from starlette.testclient import TestClient
 
 import function_app
@@ -59,7 +60,7 @@ def error_of(response: Any) -> str:
 
 @pytest.fixture
 def hostile_client(
-    llm: ScriptedChatModel, tmp_path: Path, embedder: WordLlamaEmbedder
+    llm: ScriptedChatModel, tmp_path: Path, embedder: WordLlamaEmbedder, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[TestClient]:
     """The app on an empty scratch store, so that indexing writes nowhere other tests read,
     with a model that answers anything."""
@@ -75,7 +76,9 @@ def hostile_client(
             retriever=Retriever(embedder, search_index(scratch, database), recipe_store(scratch, database)),
         )
     )
-    with TestClient(create_app()) as client:
+    # The admin key, so that the index route is reached and its input tested.
+    monkeypatch.setattr(function_app.settings, "admin_key", SecretStr("hostile-test-key"))
+    with TestClient(create_app(), headers={"x-functions-key": "hostile-test-key"}) as client:
         yield client
     use_services(None)
 

@@ -8,13 +8,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 from starlette.testclient import TestClient
 
+import function_app
 from app.providers import IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
 from app.retrieval import Retriever
 from app.services import Services, use_services
 
+TEST_ADMIN_KEY = "recipes-api-test-key"
 SOUP = {"id": "new-soup", "title": "New soup", "ingredients": ["water", "leeks"], "steps": ["Boil."]}
 
 
@@ -25,12 +28,13 @@ def empty_retriever(tmp_path: Path, embedder) -> Retriever:
 
 
 @pytest.fixture
-def empty_client(empty_retriever: Retriever, llm) -> Iterator[TestClient]:
-    """The app on an empty store and index of its own, for tests that write."""
+def empty_client(empty_retriever: Retriever, llm, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClient]:
+    """The app on an empty store and index of its own, for tests that write, with the admin key."""
     from local_host import create_app
 
+    monkeypatch.setattr(function_app.settings, "admin_key", SecretStr(TEST_ADMIN_KEY))
     use_services(Services(llm=llm, retriever=empty_retriever))
-    with TestClient(create_app()) as test_client:
+    with TestClient(create_app(), headers={"x-functions-key": TEST_ADMIN_KEY}) as test_client:
         yield test_client
     use_services(None)
 
@@ -257,4 +261,29 @@ def test_changing_the_catalog_is_for_admins_and_key_holders():
     assert str(levels["index_recipes"]).lower().endswith("function")
     assert str(levels["delete_recipe"]).lower().endswith("function")
     assert str(levels["get_recipe"]).lower().endswith("anonymous")
-    assert admin_routes == {("/api/recipes/index", ("POST",)), ("/api/recipes/*", ("DELETE",))}
+    # Wildcards, so that another spelling of the path is no way round (the app checks the key too).
+    assert admin_routes == {("/api/recipes*", ("POST",)), ("/api/*", ("DELETE", "PUT", "PATCH"))}
+
+
+@pytest.mark.parametrize("key", [None, "", "wrong", TEST_ADMIN_KEY + "x"])
+@pytest.mark.parametrize(
+    ("method", "path"), [("POST", "/api/recipes/index"), ("DELETE", "/api/recipes/new-soup")]
+)
+def test_the_admin_routes_need_the_admin_key(
+    empty_client: TestClient, key: str | None, method: str, path: str
+):
+    headers = {"x-functions-key": key} if key is not None else {}
+    empty_client.headers.pop("x-functions-key")
+
+    response = empty_client.request(method, path, json=[SOUP], headers=headers)
+
+    assert response.status_code in (401, 403), response.text
+    assert "admin key" in response.json()["error"]
+
+
+def test_the_admin_routes_are_closed_without_an_admin_key_set(empty_client: TestClient, monkeypatch):
+    monkeypatch.setattr(function_app.settings, "admin_key", None)
+
+    response = empty_client.post("/api/recipes/index", json=[SOUP])
+
+    assert response.status_code == 403 and "python -m app.index_recipes" in response.json()["error"]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+
+# One text of up to this many characters (a question) is embedded on the event loop.
+INLINE_CHARS = 4_000
 
 
 class WordLlamaEmbedder:
@@ -20,5 +24,12 @@ class WordLlamaEmbedder:
         )
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        # Microseconds per text: not worth a thread hop.
+        if len(texts) == 1 and len(texts[0]) <= INLINE_CHARS:
+            # A question: microseconds, not worth a thread hop.
+            return self._embed(texts)
+        # A batch of recipes: milliseconds to seconds, off the event loop, so that other
+        # requests are answered meanwhile (the tokenizer and NumPy release the GIL).
+        return await asyncio.to_thread(self._embed, texts)
+
+    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self._model.embed(list(texts), norm=True).tolist()
