@@ -84,7 +84,9 @@ OTHERS = re.compile(
     r"\b(?:of )?the (?:other|remaining)(?: (?:two|three|ones?))?\b|\bthe others\b|\bthe rest\b", re.I
 )
 ELLIPSIS_LEAD = re.compile(
-    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps)\b[,\s]*)+", re.I
+    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
+    r"|do you have)\b[,\s]*)+",
+    re.I,
 )
 ELLIPTICAL = re.compile(
     r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
@@ -94,6 +96,7 @@ FULL_QUESTION = re.compile(
     r"|give|find|i|i'm|i'd|my|we|let's|please)\b",
     re.I,
 )
+SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|instead)\W*$", re.I)
 ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
 HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?)\b", re.I)
 
@@ -349,6 +352,11 @@ class Resolver:
         return None
 
     def _description(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        other = re.search(r"\bthe other (?:one|recipe|dish)\b", message, re.I)
+        if other and len(offered) == 2 and (focus := self.in_focus(offered)) is not None:
+            [picked] = [r for r in offered if r is not focus]
+            replaced = message[: other.start()] + the([picked.title]) + message[other.end() :]
+            return Resolution(finish(replaced, message), [picked.id], rule="description")
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
             picked = [r for r in offered if r not in having] if with_match["how"] == "without" else having
@@ -422,8 +430,9 @@ class Resolver:
         earlier = self.constraints([m.content for m in history if m.role == "user"])
         mine = self.constraints([message])
         additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
-        if mine.dish and not additive:
-            # "a pizza dough recipe then" is a new request; "and a dessert?" adds to the last.
+        if mine.dish and not additive and SETTLING.search(message):
+            # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
+            # "something for breakfast" adds to what was asked.
             return None
         inherited = Constraints(
             diets=[d for d in earlier.diets if d not in mine.diets],
@@ -440,8 +449,19 @@ class Resolver:
         if head_match:
             plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
             noun = inherited.dish or ("recipes" if plural else "recipe")
+            end = head_match.end()
+            # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
+            quality = re.match(
+                r"\s+(?!(?:with|without|for|to|that|like|else|in|i)\b)([a-z-]+)", body[end:], re.I
+            )
+            if head_match.group().lower() in ("something", "anything") and (
+                other := re.match(r"\s+else\b", body[end:], re.I)
+            ):
+                adjectives, end = f"other {adjectives}".strip(), end + other.end()
+            elif head_match.group().lower() in ("something", "anything") and quality:
+                adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
             head = " ".join(filter(None, [adjectives, noun]))
-            body = body[: head_match.start()] + head + body[head_match.end() :]
+            body = body[: head_match.start()] + head + body[end:]
         elif (
             dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)
         ) is not None:

@@ -250,3 +250,14 @@ def test_recipes_the_catalog_lacks_are_never_guessed(message):
 
 def test_a_first_message_needs_nothing():
     assert resolve("From those, which is quickest?") == Resolution("From those, which is quickest?")
+
+
+def test_the_other_one_is_the_one_of_two_the_user_did_not_just_ask_about():
+    turns = (
+        "Mapo Tofu or Tofu and Cashew Chow Mein?",
+        "Both are good.",
+        "How long does the Mapo Tofu take?",
+        "The Mapo Tofu takes 25 minutes; the Tofu and Cashew Chow Mein about the same.",
+    )
+
+    assert resolve("and the other one, is it spicy?", *turns).recipe_ids == ["tofu-and-cashew-chow-mein"]
