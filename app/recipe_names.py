@@ -84,17 +84,12 @@ class RecipeNames:
             for alias in aliases(title):
                 self._aliases.setdefault(tuple(alias), recipe_id)
         self._longest = max((len(a) for a in self._aliases), default=0)
-        # Single-word titles that are also everyday food words ("Bread", "Rice", "Pasta"):
-        # they name the recipe only when written as a name, capitalised.
-        common = [k for alias in self._aliases for k in alias if len(alias) > 1]
-        self._common = {alias[0] for alias in self._aliases if len(alias) == 1 and alias[0] in common}
         self._vocabulary = {k for alias in self._aliases for k in alias}
-        # Words of one title only ("goulash", "paella", "tortilla"): "the goulash" names it.
-        titles_with: dict[str, set[str]] = {}
-        for recipe_id, title in self.titles.items():
-            for k in {k for alias in aliases(title) for k in alias}:
-                titles_with.setdefault(k, set()).add(recipe_id)
-        self._only_in = {k: next(iter(ids)) for k, ids in titles_with.items() if len(ids) == 1 and len(k) > 3}
+        # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
+        # the one title that ends so, but "the table" is no "Sourdough Table Loaf".
+        self._heads: dict[str, list[tuple[str, ...]]] = {}
+        for alias_keys in self._aliases:
+            self._heads.setdefault(alias_keys[-1], []).append(alias_keys)
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
             if len(k) >= FUZZY_LENGTH:
@@ -114,8 +109,11 @@ class RecipeNames:
             close |= self._by_deletion.get(variant, set())
         return close or {k}
 
-    def mentions(self, text: str) -> list[Mention]:
-        """The recipes `text` names, in order; the longest name wins where names overlap."""
+    def mentions(self, text: str, context: str = "") -> list[Mention]:
+        """The recipes `text` names, in order; the longest name wins where names overlap. A
+        short name that several titles end with ("the tikka masala") is the one whose other
+        words `context` holds ("chicken"), if only one does."""
+        around = {key(w) for w in words(context)}
         tokens = list(re.finditer(r"[^\W_]+", text))
         folded = [words(t.group()) for t in tokens]
         keys = [self._keys(f[0]) if f else set() for f in folded]
@@ -125,11 +123,11 @@ class RecipeNames:
             match = self._longest_at(keys, position)
             if match is not None:
                 length, recipe_id = match
-                if self._written_as_name(text, tokens, position, length, keys[position]):
+                if self._written_as_name(text, tokens, position, length):
                     found.append(Mention(recipe_id, position, position + length))
                     position += length
                     continue
-            if (short := self._short_name(tokens, keys, position)) is not None:
+            if (short := self._short_name(tokens, keys, position, around)) is not None:
                 found.append(short)
                 position = short.end
                 continue
@@ -137,23 +135,26 @@ class RecipeNames:
         return found
 
     def _short_name(
-        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int
+        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, around: set[str]
     ) -> Mention | None:
-        """ "the goulash", "the Valencian paella": a title named by words that only it has,
-        after "the", up to two words long."""
+        """ "the goulash", "the Valencian paella": the end of one title only, after "the"."""
         if start == 0 or tokens[start - 1].group().lower() != "the":
             return None
         for length in (2, 1):
             span = keys[start : start + length]
             if len(span) < length:
                 continue
-            ids = {self._only_in.get(k) for options in span for k in options}
-            ids.discard(None)
-            if len(ids) == 1 and all(any(k in self._vocabulary for k in options) for options in span):
-                [recipe_id] = ids
-                words_of = {k for alias in aliases(self.titles[recipe_id]) for k in alias}
-                if all(options & words_of for options in span):
-                    return Mention(recipe_id, start, start + length)
+            ids = {
+                self._aliases[alias]
+                for head in span[-1]
+                for alias in self._heads.get(head, ())
+                if len(alias) > length and all(options & set(alias) for options in span)
+            }
+            if len(ids) > 1 and around:
+                spoken = set().union(*span)
+                ids = {i for i in ids if ({key(w) for w in words(self.titles[i])} - spoken) & around}
+            if len(ids) == 1:
+                return Mention(ids.pop(), start, start + length)
         return None
 
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
@@ -163,25 +164,30 @@ class RecipeNames:
                     return length, recipe_id
         return None
 
-    def _written_as_name(
-        self, text: str, tokens: Sequence[re.Match[str]], start: int, length: int, first: set[str]
-    ) -> bool:
+    def _written_as_name(self, text: str, tokens: Sequence[re.Match[str]], start: int, length: int) -> bool:
         """Whether these words are meant as the recipe's name, not as words of a sentence:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
         if any(t.group()[:1].isupper() for t in span):
             return True
+        before = text[tokens[start - 1].end() : span[0].start()] if start else "\n"
+        previous = tokens[start - 1].group().lower() if start else ""
         if length == 1:
-            return not (first & self._common) or (start > 0 and tokens[start - 1].group().lower() == "the")
+            # "the carbonara", or a list's "Carbonara, …", but not "a ketchup glaze".
+            return previous == "the" or bool(re.search(r"[,:;\n•*-]", before))
         if length >= 3 or start == 0:
             return True
-        before = text[tokens[start - 1].end() : span[0].start()]
-        previous = tokens[start - 1].group().lower()
         return previous in LEADS or bool(re.search(r"[,:;\n•*-]", before))
 
-    def named(self, text: str) -> list[str]:
+    def named(self, text: str, context: str = "") -> list[str]:
         """The ids of the recipes `text` names, in order of first mention."""
-        return list(dict.fromkeys(m.id for m in self.mentions(text)))
+        return list(dict.fromkeys(m.id for m in self.mentions(text, context)))
+
+    def among(self, text: str, ids: Iterable[str], found: Iterable[str] = ()) -> list[str]:
+        """Which of these recipes `text` names in any way, even as everyday words ("how do
+        you make lasagna"): only for recipes already in the conversation."""
+        said = {key(w) for w in words(text)}
+        return [i for i in ids if any(set(alias) <= said for alias in aliases(self.titles[i]))]
 
 
 def _combinations(keys: Sequence[set[str]]) -> Iterable[tuple[str, ...]]:

@@ -26,14 +26,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from app.api_models import Message
-from app.filters import DIET_FLAGS, RecipeFilters
+from app.filters import DIET_FLAGS
 from app.providers import RecipeStore
 from app.query_filters import read_question
 from app.recipe_names import CatalogNames, RecipeNames, key, words
 from app.recipes import Recipe
 
 SWITCH = re.compile(
-    r"\b(actually|forget (?:it|that|about)|never ?mind|instead|something (?:else|different)"
+    r"\b(actually|forget (?:it|that|about)|never ?mind|something (?:else|different)"
     r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
@@ -47,7 +47,7 @@ ORDINAL = re.compile(
 )
 # "the one with chickpeas", "the one without meat".
 ONE_WITH = re.compile(
-    r"\bthe one (?P<how>with|without|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
+    r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
 )
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
@@ -75,13 +75,15 @@ SET_LEAD = re.compile(
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not"
     r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
-    r"(?P<what>[\w'-]+(?:\s+[\w'-]+)?)(?:\s+one)?)\s*(?=[;,.!?]|$)",
+    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)[\w'-]+)?)"
+    r"(?:\s+one)?)\s*(?=[;,.!?]|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)",
     re.I,
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides)\b", re.I)
 OTHERS = re.compile(
-    r"\b(?:of )?the (?:other|remaining)(?: (?:two|three|ones?))?\b|\bthe others\b|\bthe rest\b", re.I
+    r"\b(?:(?:of|from|among) )?(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
+    re.I,
 )
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
@@ -184,6 +186,19 @@ DIET_WORDS = {
     "gluten_free": "gluten-free",
     "dairy_free": "dairy-free",
 }
+# Ingredients that belong to a word a cook uses for them ("I don't eat pork").
+FAMILIES = {
+    key(family): {key(w) for w in members.split()}
+    for family, members in {
+        "pork": "bacon ham guanciale pancetta prosciutto chorizo sausage sausages lard pork speck salami",
+        "beef": "beef steak mince veal brisket",
+        "meat": "beef pork chicken lamb mutton veal bacon ham sausage turkey duck rabbit venison mince",
+        "fish": "fish salmon tuna cod trout mackerel anchovies anchovy sardines haddock",
+        "seafood": "shrimp prawns crab lobster mussels clams squid octopus scallops",
+        "dairy": "milk cream butter cheese yogurt yoghurt",
+        "nuts": "almonds walnuts peanuts cashews hazelnuts pecans pistachios",
+    }.items()
+}
 MEATY = frozenset({"meat", "meaty", "meatier", "meatiest"})
 QUICK = frozenset(
     {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
@@ -250,7 +265,8 @@ def matches(description: str, recipe: Recipe) -> int:
     if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
         return 2 if not recipe.vegetarian else 0
     ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
-    return 1 if all(w in ingredients for w in wanted) else 0
+    # "pork" is also the bacon, ham or guanciale of an ingredient list.
+    return 1 if all(w in ingredients or FAMILIES.get(w, set()) & ingredients for w in wanted) else 0
 
 
 def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
@@ -280,37 +296,53 @@ class Resolver:
         # The recipes named in the conversation, by id: their data answers "the vegan one".
         self.recipes = recipes
         self._history: Sequence[Message] = ()
+        self._focus: Recipe | None = None
+        self._named: list[str] = []
 
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message)
         if not history or SWITCH.search(message):
             return Resolution(message, own)
         self._history = history
-        offered = self.offered(history)
-        for rule in (self._exclusion, self._ordinal, self._description, self._focus, self._set):
+        context = " ".join(turn.content for turn in history)
+        named = (i for turn in history for i in self.names.named(turn.content, context))
+        self._named = list(dict.fromkeys(i for i in named if i in self.recipes))
+        turns = [self.named_in(turn.content, context) for turn in history]
+        # The set a follow-up refers to is the latest list of recipes; a later turn about one
+        # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
+        latest = next((ids for ids in reversed(turns) if ids), [])
+        listed = next((ids for ids in reversed(turns) if len(ids) > 1), latest)
+        offered = [self.recipes[i] for i in listed]
+        self._focus = self.focus(turns, history)
+        for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
         if (carried := self._carry(message, history)) is not None:
             return carried
         return Resolution(message, own)
 
-    def in_focus(self, offered: list[Recipe]) -> Recipe | None:
-        """The one recipe "it" means: the only one offered, or the one the user last asked about."""
-        if len(offered) == 1:
-            return offered[0]
-        for turn in reversed(self._history):
-            if turn.role == "user":
-                ids = [i for i in self.names.named(turn.content) if i in self.recipes]
+    def named_in(self, text: str, context: str) -> list[str]:
+        """The conversation's recipes that `text` names, as the catalog would or in passing."""
+        found = [i for i in self.names.named(text, context) if i in self.recipes]
+        return found + [i for i in self.names.among(text, self._named, found) if i not in found]
+
+    def focus(self, turns: Sequence[list[str]], history: Sequence[Message]) -> Recipe | None:
+        """The one recipe "it" means: the only one the latest turn that named any named, or
+        else the one the user last asked about."""
+        for ids in reversed(turns):
+            if ids:
+                if len(ids) == 1:
+                    return self.recipes[ids[0]]
+                break
+        for turn, ids in zip(reversed(history), reversed(turns), strict=True):
+            if turn.role == "user" and ids:
                 return self.recipes[ids[0]] if len(ids) == 1 else None
         return None
 
-    def offered(self, history: Sequence[Message]) -> list[Recipe]:
-        """The recipes of the latest turn that named any: the set a follow-up refers to."""
-        for turn in reversed(history):
-            ids = [i for i in self.names.named(turn.content) if i in self.recipes]
-            if ids:
-                return [self.recipes[i] for i in ids]
-        return []
+    def in_focus(self, offered: list[Recipe]) -> Recipe | None:
+        if len(offered) == 1:
+            return offered[0]
+        return self._focus if self._focus in offered else None
 
     def _exclusion(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if len(offered) < 2:
@@ -318,13 +350,16 @@ class Resolver:
         for match in EXCLUDED.finditer(message):
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
                 continue
-            left_out = described(match["what"], offered) or [
-                r for r in offered if r.id in self.names.named(match["what"])
-            ]
+            named = self.names.named(f"the {match['what']}")
+            if re.match(r"^i\b", match["clause"], re.I):
+                # "I don't eat pork" leaves out every recipe with any pork in it.
+                left_out = [r for r in offered if matches(match["what"], r)]
+            else:
+                left_out = [r for r in offered if r.id in named] or described(match["what"], offered)
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
                 rest = OTHERS.sub("", message.replace(match["clause"], " "))
-                rest = re.sub(r"^[\s,;.:]*(?:of|from|among)?[\s,;.:]*", "", rest)
+                rest = re.sub(r"^[\s,;.:]*(?:(?:of|from|among|so|and|then)\b)?[\s,;.:]*", "", rest)
                 rest = re.sub(r"\b(?:of|from|among)\s*(?=[,?]|$)", "", rest)
                 question = considering([r.title for r in kept], rest, message)
                 return Resolution(question, [r.id for r in kept], rule="exclusion")
@@ -359,7 +394,8 @@ class Resolver:
             return Resolution(finish(replaced, message), [picked.id], rule="description")
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
-            picked = [r for r in offered if r not in having] if with_match["how"] == "without" else having
+            without = with_match["how"].lower() in ("without", "w/o")
+            picked = [r for r in offered if r not in having] if without else having
             if picked and len(picked) < len(offered):
                 replaced = (
                     message[: with_match.start()]
@@ -384,7 +420,7 @@ class Resolver:
             ):
                 # "Which is the quickest to cook?" ranks the set; "the quicker one" names one.
                 continue
-            if self.names.named(match.group(0)):
+            if not re.search(r"\bones?$", match.group(0), re.I) and self.names.named(match.group(0)):
                 continue  # a title in full: nothing to resolve
             picked = described(what, offered)
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
@@ -400,9 +436,10 @@ class Resolver:
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         return None
 
-    def _focus(self, message: str, offered: list[Recipe]) -> Resolution | None:
+    def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
         match = FOCUS.search(message)
-        if match is None or (recipe := self.in_focus(offered)) is None:
+        recipe = self._focus or (offered[0] if len(offered) == 1 else None)
+        if match is None or recipe is None:
             return None
         replaced = message[: match.start()] + the([recipe.title]) + message[match.end() :]
         return Resolution(finish(replaced, message), [recipe.id], rule="focus")
@@ -487,13 +524,9 @@ class Resolver:
         """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one."""
         found = Constraints()
         for text in texts:
-            try:
-                filters = read_question(text).filters
-            except ValueError:
-                filters = RecipeFilters()
-            found.diets += [
-                DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f) and DIET_WORDS[f] not in found.diets
-            ]
+            filters = read_question(text).filters
+            diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)] + refused_diets(text)
+            found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
             if filters.max_total_minutes is not None:
                 found.minutes = filters.max_total_minutes
             found.exclude += [e for e in filters.exclude if e not in found.exclude]
@@ -501,6 +534,24 @@ class Resolver:
             found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
             found.dish = next((w for w in said if w in DISHES), found.dish)
         return found
+
+
+# "can't have gluten or dairy", "doesn't eat any animal products": diets said as refusals.
+REFUSAL = re.compile(
+    r"\b(?:can't|cannot|can not|don't|doesn't|do not|does not|won't|no longer|never)\s+"
+    r"(?:have|eat|eats|do|tolerate|digest|touch)\s+(?P<what>[a-z ,/-]{2,60})",
+    re.I,
+)
+REFUSED = {"gluten": "gluten-free", "wheat": "gluten-free", "dairy": "dairy-free", "lactose": "dairy-free"}
+REFUSED |= {"milk": "dairy-free", "meat": "vegetarian", "animal": "vegan"}
+
+
+def refused_diets(text: str) -> list[str]:
+    found = []
+    for match in REFUSAL.finditer(text):
+        said = re.split(r"[.;!?]| but ", match["what"].lower())[0]
+        found += [diet for word, diet in REFUSED.items() if re.search(rf"\b{word}", said)]
+    return list(dict.fromkeys(found))
 
 
 @dataclass
@@ -524,6 +575,7 @@ class Catalog:
 
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()
-        ids = list(dict.fromkeys(i for turn in history for i in names.named(turn.content)))
+        context = " ".join(turn.content for turn in history)
+        ids = list(dict.fromkeys(i for turn in history for i in names.named(turn.content, context)))
         recipes = {r.id: r for r in await self.store.get_many(ids)} if ids else {}
         return Resolver(names, recipes).resolve(message, history)

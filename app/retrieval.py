@@ -103,13 +103,15 @@ class Retriever:
     async def keep_named(
         self, named: list[str], found: list[ScoredRecipe], filters: RecipeFilters
     ) -> list[ScoredRecipe]:
-        """The named recipes that pass the filters: those the search ranked first, in its
-        order, then the rest in the order the question names them."""
+        """The named recipes that pass the filters (all of them, if none does): those the
+        search ranked first, in its order, then the rest in the order the question names them."""
         ranked = {f.recipe.id: f for f in found}
         missing = [i for i in named if i not in ranked]
         extra = {r.id: ScoredRecipe(r, 0.0) for r in await self.store.get_many(missing)} if missing else {}
         kept = [ranked[i] for i in ranked if i in named] + [extra[i] for i in missing if i in extra]
-        return [f for f in kept if filters.admits(f.recipe)]
+        # "Is the Shakshouka vegan?" asks about the recipe: when the filters leave none of
+        # the named recipes, they all stay, so that the answer can say which fits none.
+        return [f for f in kept if filters.admits(f.recipe)] or kept
 
     async def check_index(self, dimensions: int) -> None:
         """Refuse to search vectors made by another model: the results would be noise."""

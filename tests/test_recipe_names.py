@@ -68,3 +68,10 @@ async def test_the_names_are_read_once_and_again_after_the_catalog_changes():
     await names.get()
 
     assert len(reads) == 2
+
+
+def test_a_one_word_title_in_running_text_is_an_ingredient_not_the_recipe():
+    names = RecipeNames({"ketchup": "Ketchup", "meatloaf": "Meatloaf"})
+
+    assert names.named("a big Meatloaf with a ketchup glaze") == ["meatloaf"]
+    assert names.named("the ketchup, or the meatloaf") == ["ketchup", "meatloaf"]

@@ -261,3 +261,38 @@ def test_the_other_one_is_the_one_of_two_the_user_did_not_just_ask_about():
     )
 
     assert resolve("and the other one, is it spicy?", *turns).recipe_ids == ["tofu-and-cashew-chow-mein"]
+
+
+def test_the_set_is_the_latest_list_even_after_a_turn_about_one_of_them():
+    turns = (
+        "A dessert for Saturday?",
+        "- **Tiramisù**: no baking.\n- **Crème brûlée**: a custard.\n- **Pavlova**: meringue and fruit.",
+        "I like fruit",
+        "Then the pavlova is a great fit.",
+    )
+
+    assert resolve("how long does the last one take", *turns).recipe_ids == ["pavlova"]
+    assert resolve("does it keep overnight?", *turns).recipe_ids == ["pavlova"]
+
+
+def test_i_dont_eat_pork_leaves_out_every_recipe_with_pork_in_it():
+    turns = ("Spaghetti?", "Carbonara, Spaghetti and Meatballs or Spaghetti aglio e olio.")
+
+    resolved = resolve("i dont eat pork so which of the rest is quickest", *turns)
+
+    # The carbonara's guanciale is pork too, though no tag says so.
+    assert resolved.recipe_ids == ["aglio-e-olio"]
+
+
+def test_a_short_name_two_titles_share_is_settled_by_the_conversation():
+    turns = ("Something Indian with chicken?", "The tikka masala would be perfect: it feeds 8.")
+
+    assert resolve("does it need a slow cooker", *turns).recipe_ids == ["chicken-tikka-masala"]
+
+
+def test_a_diet_said_as_a_refusal_is_carried():
+    turns = ("My partner can't have gluten or dairy.", "The Fish Curry or the Valencian Paella.")
+
+    assert resolve("what about chicken", *turns).question == (
+        "What about gluten-free dairy-free recipes with chicken?"
+    )
