@@ -123,12 +123,14 @@ def dropped_words(text: str, question: str) -> list[str]:
 
 def lost_grounding(text: str, resolution: Resolution, names: RecipeNames) -> str | None:
     """Why a model's rewrite fails what the catalog knows, or None: it must name every recipe
-    the message refers to, keep the earlier requests, and name no other catalog recipe."""
+    the resolver found the message refers to, keep the earlier requests, and name no catalog
+    recipe that neither the conversation nor the message named."""
     named = names.named(text)
     if any(i not in named for i in resolution.recipe_ids):
         return "drops a recipe the message refers to"
-    if any(i not in resolution.recipe_ids for i in named if i not in names.named(resolution.question)):
-        return "names a recipe the message does not refer to"
+    allowed = {*resolution.recipe_ids, *resolution.mentioned, *names.named(resolution.question)}
+    if any(i not in allowed for i in named):
+        return "names a recipe the conversation did not"
     kept = {stem(w) for w in content_words(text)}
     if any(not {stem(w) for w in content_words(c)} <= kept for c in resolution.carried):
         return "drops an earlier request"

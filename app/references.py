@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.api_models import Message
 from app.filters import DIET_FLAGS
@@ -217,6 +217,8 @@ class Resolution:
     carried: list[str] = field(default_factory=list)
     # Which rule rewrote it; None when the message was left as it is.
     rule: str | None = None
+    # Every catalog recipe the conversation named: what a model's rewrite may name.
+    mentioned: list[str] = field(default_factory=list)
 
 
 def spoken(title: str) -> str:
@@ -314,6 +316,11 @@ class Resolver:
         listed = next((ids for ids in reversed(turns) if len(ids) > 1), latest)
         offered = [self.recipes[i] for i in listed]
         self._focus = self.focus(turns, history)
+        return replace(self._resolve(message, history, offered, own), mentioned=self._named)
+
+    def _resolve(
+        self, message: str, history: Sequence[Message], offered: list[Recipe], own: list[str]
+    ) -> Resolution:
         for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
@@ -456,7 +463,8 @@ class Resolver:
 
     def _carry(self, message: str, history: Sequence[Message]) -> Resolution | None:
         """An elliptical follow-up inherits what the user asked for earlier."""
-        if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message):
+        definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
+        if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message) or definite:
             return None  # a reference to recipes the catalog does not know: nothing to ground
         lead = ELLIPSIS_LEAD.match(message.strip())
         body = ELLIPSIS_LEAD.sub("", message.strip())

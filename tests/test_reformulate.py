@@ -231,3 +231,26 @@ def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm, model_r
         question(post(client, "How long does the omelette take?", history))
         == "How long does the omelette take?"
     )
+
+
+def test_a_model_rewrite_that_names_a_recipe_nobody_mentioned_falls_back(client, llm, model_rewrites):
+    llm.replies.append(
+        "Is the Beef Wellington quicker than the Mushroom sauce, Shakshouka and Spanish Tortilla?"
+    )
+
+    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+
+    assert response.json()["rewritten_by"] == "catalog"
+    assert "Wellington" not in question(response)
+
+
+def test_the_model_may_name_a_recipe_of_the_conversation_the_catalog_could_not_resolve(
+    client, llm, model_rewrites
+):
+    # Which of three "it" means is beyond the resolver; the model's reading is kept.
+    llm.replies.append("Does the Shakshouka reheat well?")
+
+    response = post(client, "does it reheat well?", OFFERED)
+
+    assert question(response) == "Does the Shakshouka reheat well?"
+    assert response.json()["rewritten_by"] == "model"
