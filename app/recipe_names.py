@@ -142,8 +142,9 @@ class RecipeNames:
             return None
         for length in (2, 1):
             span = keys[start : start + length]
-            if len(span) < length:
-                continue
+            after = tokens[start + length].group().lower() if start + length < len(tokens) else ""
+            if len(span) < length or after in ("one", "ones"):
+                continue  # "the noodle one" describes a recipe; it does not name one
             ids = {
                 self._aliases[alias]
                 for head in span[-1]
