@@ -1,7 +1,8 @@
 """The design's chat example on the embedded defaults, end to end over HTTP: this checkout
 against a `--before` commit, side by side in one run.
 
-Run: .venv/bin/python bench/embedded_chat.py [--runs 20] [--before 2484710] [--before-runs 3]
+Run: make bench-chat, or .venv/bin/python bench/embedded_chat.py [--runs 20] [--before 2484710]
+[--before-runs 3] [--model-runs 10]
 
 Each variant is the local host (`local_host.py`, the Functions routes) on the embedded
 defaults (SQLite, WordLlama, SmolLM2-135M in process), with a fresh store of its own. After a
