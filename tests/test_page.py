@@ -272,7 +272,8 @@ def histories(page: Page) -> tuple[list[str], list[str]]:
 
 
 def answers(page: Page):
-    return page.locator("#log .turn.assistant")
+    """The complete answers: not the one still being written."""
+    return page.locator("#log .turn.assistant:not(.writing)")
 
 
 def send(page: Page, text: str) -> None:
