@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint eval bench load clean
+.PHONY: setup run test lint eval bench bench-chat load clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -34,6 +34,11 @@ eval: $(VENV)/.installed
 # ARGS=--quick for 1). Writes bench/results.md and bench/latency_vs_turns.png.
 bench: $(VENV)/.installed $(VENV)/.bench-installed
 	$(PY) bench/run.py $(ARGS)
+
+# The design's chat example on the embedded defaults, end to end, against the commit before
+# the one answer pipeline (bench/embedded_chat.py; about 5 minutes). Writes bench/embedded_chat.md.
+bench-chat: $(VENV)/.installed
+	$(PY) bench/embedded_chat.py --before 2484710 $(ARGS)
 
 # 3,000 requests from 50 clients at once against the local host (bench/load.py); about a minute.
 load: $(VENV)/.installed

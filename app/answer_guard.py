@@ -9,14 +9,14 @@ loses its unfinished last sentence, and says so (`cut`). What was refused, and w
 logged and counted, never shown.
 
 Which catalog recipes a text names is injected (`Named`): the catalog-name resolver knows
-the whole catalog and tolerates misspellings; `ExactTitles` is the plain stand-in.
+the whole catalog and tolerates misspellings (`RecipeNames.in_prose`).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from app.data_answers import servings_count
@@ -46,24 +46,27 @@ CITED_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 NEGATION = re.compile(r"\b(not|isn'?t|aren'?t|no|non)\b[^.]{0,20}$", re.I)
 
 
-class ExactTitles:
-    """The stand-in for the catalog-name resolver: a catalog title of two words or more,
-    written out in full (case aside), names that recipe. One-word titles ("Rice", "Bread")
-    are left out: in prose those words are ingredients, not recipes."""
+def without_ingredients(text: str, recipes: Sequence[Recipe]) -> str:
+    """`text` with the retrieved recipes' ingredients blanked out: "puff pastry" in the answer
+    is an ingredient of a retrieved dish, not the catalog's recipe of that name."""
+    from app.data_answers import key_ingredients
 
-    def __init__(self, recipes: Iterable[Recipe]) -> None:
-        self._titles = sorted(
-            ((r.title.lower(), r.id) for r in recipes if len(r.title.split()) >= 2), key=lambda t: -len(t[0])
-        )
+    # The retrieved recipes' own titles first: an ingredient inside one ("flour" in "Wholemeal
+    # Wheat Flour Pizza Dough") must not leave a shorter title behind ("Pizza Dough").
+    titles = sorted({r.title.lower() for r in recipes}, key=len, reverse=True)
+    names = {n.lower() for r in recipes for n in key_ingredients(r, most=100) if len(n) >= 4}
+    lowered = text.lower()
+    for name in [*titles, *sorted(names, key=len, reverse=True)]:
+        lowered = lowered.replace(name, " ")
+    return lowered
 
-    def __call__(self, text: str) -> list[str]:
-        lowered = text.lower()
-        found: list[str] = []
-        for title, recipe_id in self._titles:
-            if len(title) >= 4 and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", lowered):
-                found.append(recipe_id)
-                lowered = lowered.replace(title, " ")
-        return found
+
+def names_outside(text: str, recipes: Sequence[Recipe], named: Named) -> list[str]:
+    """The catalog recipes `text` names that are not among `recipes` (and not their ingredients)."""
+    ids = {r.id for r in recipes}
+    # A citation "[apple-pie]" is the citation filter's to judge, not a name in the prose.
+    prose = re.sub(r"\[[^\]]*\]", " ", text)
+    return [i for i in named(without_ingredients(prose, recipes)) if i not in ids]
 
 
 def no_names(text: str) -> list[str]:
@@ -84,9 +87,10 @@ def words(text: str) -> list[str]:
 
 
 def loops(sentence: str) -> bool:
-    """A run of four words said three times, or one of eight said twice, in one sentence."""
+    """A run of four words said four times, or one of eight said twice, in one sentence
+    ("a quarter of a pound of" three times is an ingredient list, not a loop)."""
     tokens = words(sentence)
-    for size, most in ((4, 2), (8, 1)):
+    for size, most in ((4, 3), (8, 1)):
         seen: dict[tuple[str, ...], int] = {}
         for i in range(len(tokens) - size + 1):
             gram = tuple(tokens[i : i + size])
@@ -185,7 +189,7 @@ class AnswerGuard:
             self._refuse(sentence, "loops")
             return False
         named = self._named(text)
-        if invented := [i for i in named if i not in self._ids]:
+        if invented := names_outside(text, self._recipes, self._named):
             self._refuse(sentence, f"names recipes that were not retrieved: {invented}")
             return False
         for recipe, said in self._about(text, named):
@@ -232,4 +236,12 @@ def guard_text(
     return shown, guard.report
 
 
-__all__ = ["AnswerGuard", "ExactTitles", "GuardReport", "Named", "guard_text", "no_names", "servings_count"]
+__all__ = [
+    "AnswerGuard",
+    "GuardReport",
+    "Named",
+    "guard_text",
+    "names_outside",
+    "no_names",
+    "servings_count",
+]

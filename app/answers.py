@@ -177,11 +177,19 @@ class Answer:
         citations = CitationFilter([r.id for r in self.recipes])
         splitter = FollowupSplitter() if self._followups else None
         started = False
+        # A small model's sentences are held until one names a retrieved recipe: its openings
+        # ("Sure!", "I'm sorry for the confusion.") are no answer, and the data's answer
+        # replaces a reply that never names one, with nothing of it shown.
+        held = ""
         try:
             async with contextlib.aclosing(aiter(stream)) as pieces:
                 async for piece in pieces:
                     started = True
                     text = citations.feed(guard.feed(splitter.feed(piece) if splitter else piece))
+                    if self._require_recipe and not guard.report.named:
+                        held, text = held + text, ""
+                    elif held:
+                        held, text = "", held + text
                     if text:
                         yield text
                     if guard.refused:
@@ -196,15 +204,16 @@ class Answer:
             return
         cut = stream.finish_reason == "length"
         tail = splitter.flush() if splitter else ""
-        tail = citations.feed(guard.feed(tail) + guard.finish(cut=cut)) + citations.flush()
-        if tail.strip():
+        tail = held + citations.feed(guard.feed(tail) + guard.finish(cut=cut)) + citations.flush()
+        named_any = bool(guard.report.named)
+        if tail.strip() and (named_any or not self._require_recipe):
             yield tail
         if splitter:
             self.followup_questions = splitter.questions()
-        named_any = bool(guard.report.named)
-        said_anything = bool((self.text + tail).strip())
         if self.recipes and (
-            (guard.refused and not named_any) or not said_anything or (self._require_recipe and not named_any)
+            (guard.refused and not named_any)
+            or not self.text.strip()
+            or (not named_any and self._require_recipe)
         ):
             self.writer = "data"
         elif cut:

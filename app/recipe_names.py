@@ -184,6 +184,11 @@ class RecipeNames:
         """The ids of the recipes `text` names, in order of first mention."""
         return list(dict.fromkeys(m.id for m in self.mentions(text, context)))
 
+    def in_prose(self, text: str) -> list[str]:
+        """The recipes an answer's prose names. One-word titles ("Rice", "Bread") are left
+        out: in prose those words are ingredients, not recipes."""
+        return [i for i in self.named(text) if len(words(self.titles[i])) > 1]
+
     def among(self, text: str, ids: Iterable[str], found: Iterable[str] = ()) -> list[str]:
         """Which of these recipes `text` names in any way, even as everyday words ("how do
         you make lasagna"): only for recipes already in the conversation."""

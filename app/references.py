@@ -472,7 +472,14 @@ class Resolver:
         short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
         if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
             return None
-        earlier = self.constraints([m.content for m in history if m.role == "user"])
+        # What the user asked for, not what they asked about: "Is it vegetarian?" or "Is the
+        # Shakshouka vegan?" asks about one recipe and sets no diet for what follows.
+        asked_for = [
+            m.content
+            for m in history
+            if m.role == "user" and not FOCUS.search(m.content) and not self.names.named(m.content)
+        ]
+        earlier = self.constraints(asked_for)
         mine = self.constraints([message])
         additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
         if mine.dish and not additive and SETTLING.search(message):

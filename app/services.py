@@ -30,7 +30,7 @@ class Services:
     named: Named | None = None
 
     async def names(self) -> Named:
-        return self.named or (await self.retriever.catalog.names.get()).named
+        return self.named or (await self.retriever.catalog.names.get()).in_prose
 
     def indexer(self) -> Indexer:
         retriever = self.retriever

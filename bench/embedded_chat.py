@@ -1,7 +1,8 @@
 """The design's chat example on the embedded defaults, end to end over HTTP: this checkout
 against a `--before` commit, side by side in one run.
 
-Run: .venv/bin/python bench/embedded_chat.py [--runs 20] [--before 2484710] [--before-runs 3]
+Run: make bench-chat, or .venv/bin/python bench/embedded_chat.py [--runs 20] [--before 2484710]
+[--before-runs 3] [--model-runs 10]
 
 Each variant is the local host (`local_host.py`, the Functions routes) on the embedded
 defaults (SQLite, WordLlama, SmolLM2-135M in process), with a fresh store of its own. After a
@@ -23,6 +24,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -58,6 +60,7 @@ TIMEOUT = 120.0
 class Variant:
     name: str
     tree: Path
+    env: dict[str, str] = field(default_factory=dict)
     whole: list[float] = field(default_factory=list)
     first: list[float] = field(default_factory=list)
     protocol_first: list[float] = field(default_factory=list)
@@ -81,10 +84,10 @@ def checkout(commit: str, into: Path) -> Path:
     return into
 
 
-def start_host(tree: Path, db: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+def start_host(tree: Path, db: Path, log: Path, more: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AZURE_", "OPENAI_", "LLM_", "LOCAL_"))}
-    env |= {"LOCAL_DB_PATH": str(db), "PYTHONDONTWRITEBYTECODE": "1"}
+    env |= {"LOCAL_DB_PATH": str(db), "PYTHONDONTWRITEBYTECODE": "1"} | more
     with log.open("ab") as out:
         process = subprocess.Popen(
             [sys.executable, "local_host.py", "--port", str(port)], cwd=tree, env=env, stdout=out, stderr=out
@@ -125,8 +128,9 @@ def first_text(base: str, body: dict[str, Any], accept: str) -> tuple[float | No
 
 
 def measure(variant: Variant, runs: int, work: Path) -> None:
-    db = work / f"{variant.name}.sqlite3"
-    process, base = start_host(variant.tree, db, work / f"{variant.name}.log")
+    slug = re.sub(r"\W+", "-", variant.name)[:40]
+    db = work / f"{slug}.sqlite3"
+    process, base = start_host(variant.tree, db, work / f"{slug}.log", variant.env)
     try:
         chat_once(base)  # warm-up: loads the catalog and the model
         for n in range(runs):
@@ -137,7 +141,7 @@ def measure(variant: Variant, runs: int, work: Path) -> None:
                 variant.sample = body | {"status": status}
             # The app body streams only where the page's SSE form exists (this checkout).
             first, _, _ = first_text(base, CHAT, "text/event-stream")
-            if first is not None and variant.name == "after":
+            if first is not None and not variant.name.startswith("before"):
                 variant.first.append(first)
         for n in range(max(1, runs // 4)):
             first, whole, text = first_text(base, PROTOCOL, "application/json")
@@ -179,9 +183,9 @@ def report(variants: list[Variant], command: str) -> str:
         slowest = max(together) if together else 0.0
         ratio = slowest / statistics.median(singles) if singles else 0.0
         failed = sum(1 for s in variant.statuses if s != 200)
-        without_status = {k: v for k, v in variant.sample.items() if k != "status"}
+        sample = json.dumps({k: v for k, v in variant.sample.items() if k != "status"}, ensure_ascii=False)
         lines += [
-            f"## {variant.name} ({variant.tree.name if variant.name != 'after' else 'this checkout'})",
+            f"## {variant.name}",
             "",
             "| measure (seconds) | n | median | p95 |",
             "|---|---|---|---|",
@@ -194,8 +198,7 @@ def report(variants: list[Variant], command: str) -> str:
             f"4 at once: slowest {slowest:.2f} s = {ratio:.1f}× the median of one alone; "
             f"non-200 responses: {failed} of {len(variant.statuses)}.",
             "",
-            f"Answer (status {variant.sample.get('status')}): "
-            f"`{json.dumps(without_status, ensure_ascii=False)[:700]}`",
+            f"Answer (status {variant.sample.get('status')}): `{sample[:700]}`",
             "",
             f'"Any quick soups?": `{variant.protocol_sample[:400]!r}`',
             "",
@@ -210,18 +213,28 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--before", default="", help="a commit to measure side by side (e.g. 2484710)")
     parser.add_argument("--before-runs", type=int, default=3)
+    parser.add_argument("--model-runs", type=int, default=10, help="runs with ANSWER_WRITER=model (0: none)")
     parser.add_argument("--markdown", type=Path, default=ROOT / "bench" / "embedded_chat.md")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="embedded-chat-"))
     try:
         variants = []
         if args.before:
-            before = Variant(f"before {args.before}", checkout(args.before, work / f"before-{args.before}"))
+            before = Variant(
+                f"before: commit {args.before}", checkout(args.before, work / f"before-{args.before}")
+            )
             measure(before, args.before_runs, work)
             variants.append(before)
-        after = Variant("after", ROOT)
+        after = Variant("after: this checkout, the embedded default (the recipes' data answers)", ROOT)
         measure(after, args.runs, work)
         variants.insert(0, after)
+        if args.model_runs:
+            # The same checkout with the embedded model writing (guarded), for the record.
+            model = Variant(
+                "after, ANSWER_WRITER=model (SmolLM2 writes, guarded)", ROOT, {"ANSWER_WRITER": "model"}
+            )
+            measure(model, args.model_runs, work)
+            variants.insert(1, model)
         command = (
             "make bench-chat" if not sys.argv[1:] else "bench/embedded_chat.py " + " ".join(sys.argv[1:])
         )

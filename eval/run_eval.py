@@ -30,13 +30,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import answers
-from app.answer_guard import ExactTitles, Named, loops
+from app.answer_guard import Named, loops, names_outside
 from app.api_models import Message
 from app.chat_protocol import ChatProtocolRequest
 from app.providers import ChatModel
 from app.query_rewriter import reformulate
 from app.ranking import reciprocal_rank_fusion
-from app.recipes import read_catalog
+from app.recipe_names import RecipeNames
+from app.recipes import Recipe, read_catalog
 from app.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
@@ -242,8 +243,8 @@ def looping(text: str) -> bool:
 
 async def one_answer(
     body: str, case: dict, llm: ChatModel, retriever: Retriever, named: Named, settings: Settings
-) -> tuple[str, list[str], str, str, set[str]]:
-    """(answer text, source ids, finish reason, writer, retrieved ids) of one case, one body."""
+) -> tuple[str, list[str], str, str, list[Recipe]]:
+    """(answer text, source ids, finish reason, writer, recipes retrieved) of one case, one body."""
     if body == "app":
         question = case.get("standalone") or case["query"]
         started = await answers.start_app_answer(llm, retriever, named, question, [], settings)
@@ -257,8 +258,7 @@ async def one_answer(
         started = await answers.start_protocol_answer(llm, retriever, named, request, settings)
         text = "".join([piece async for piece in started.reply])
         sources = [s.id for s in started.reply.sources()]
-    retrieved = {r.id for r in started.reply.recipes}
-    return text, sources, started.reply.finish_reason, started.reply.writer, retrieved
+    return text, sources, started.reply.finish_reason, started.reply.writer, started.reply.recipes
 
 
 async def answer_checks(cases: list[dict], retriever: Retriever, settings: Settings, sample: int) -> None:
@@ -267,7 +267,7 @@ async def answer_checks(cases: list[dict], retriever: Retriever, settings: Setti
     recipes' data (the embedded default) on every case, and the embedded model on a sample."""
     llm = chat_model(settings)
     catalog = list(read_catalog(settings.local_catalog_path))
-    named = ExactTitles(catalog)
+    named: Named = RecipeNames({r.id: r.title for r in catalog}).in_prose
     writers = [("data", cases)]
     if sample:
         writers.append(("model", cases[:: max(1, len(cases) // sample)][:sample]))
@@ -284,16 +284,17 @@ async def answer_checks(cases: list[dict], retriever: Retriever, settings: Setti
             tally = AnswerTally()
             for case in picked:
                 started = time.perf_counter()
-                text, sources, finish, used, retrieved = await one_answer(
+                text, sources, finish, used, recipes = await one_answer(
                     body, case, llm, retriever, named, configured
                 )
                 tally.seconds.append(time.perf_counter() - started)
+                retrieved = {r.id for r in recipes}
                 tally.cases += 1
                 tally.model_kept += used == "model"
                 if set(case.get("relevant", [])) & retrieved:
                     tally.gold_found += 1
                     tally.gold_found_with_source += bool(sources)
-                if [i for i in named(text) if i not in retrieved] or set(sources) - retrieved:
+                if names_outside(text, recipes, named) or set(sources) - retrieved:
                     tally.outside.append(case["id"])
                 if finish == "length" or looping(text):
                     tally.cut_or_looping.append(case["id"])

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from app.answer_guard import ExactTitles, Named
+from app.answer_guard import Named
 from app.providers import ChatStream, ChatTurn, Finish, Usage
 from app.providers.wordllama_embedder import WordLlamaEmbedder
+from app.recipe_names import RecipeNames
 from app.recipes import read_catalog
 from app.retrieval import Retriever
 from app.services import (
@@ -141,8 +142,8 @@ def retriever(settings: Settings, embedder: WordLlamaEmbedder) -> Retriever:
 
 @pytest.fixture(scope="session")
 def named(settings: Settings) -> Named:
-    """Which catalog recipes a text names: the exact-title stand-in over the shipped catalog."""
-    return ExactTitles(read_catalog(settings.local_catalog_path))
+    """Which catalog recipes an answer names, as the app reads them from the shipped catalog."""
+    return RecipeNames({r.id: r.title for r in read_catalog(settings.local_catalog_path)}).in_prose
 
 
 @pytest.fixture

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from app.answer_guard import AnswerGuard, ExactTitles, guard_text
+from app.answer_guard import AnswerGuard, guard_text
 from app.data_answers import compose, key_ingredients
+from app.recipe_names import RecipeNames
 from app.recipes import Recipe
 
 
@@ -24,7 +25,7 @@ RISOTTO = recipe(
 )
 TART = recipe("onion-tart", "Onion Tart", total_minutes=60, servings="6", vegetarian=True)
 CATALOG = [SOUP, RISOTTO, TART, recipe("rice", "Rice")]
-NAMED = ExactTitles(CATALOG)
+NAMED = RecipeNames({r.id: r.title for r in CATALOG}).in_prose
 
 
 def guarded(text: str, recipes=(SOUP, RISOTTO), *, cut: bool = False):

@@ -657,7 +657,12 @@ def test_an_unexpected_fault_before_the_answer_says_nothing_internal(client, llm
 
 def test_an_upstream_failure_during_the_stream_is_its_last_line(client, llm):
     llm.streams.append(
-        ["Try the ", "risotto. ", "Or the", UpstreamError("The language model failed. Please try again.")]
+        [
+            "Try the Mushroom ",
+            "risotto [mushroom-risotto]. ",
+            "Or the",
+            UpstreamError("The language model failed. Please try again."),
+        ]
     )
 
     response = ask(client, stream=True)
@@ -665,7 +670,7 @@ def test_an_upstream_failure_during_the_stream_is_its_last_line(client, llm):
     assert response.status_code == 200
     chunks = json_lines(response.text)
     # Whole sentences are shown as they pass the answer guard.
-    assert answer_text(chunks) == "Try the risotto."
+    assert answer_text(chunks) == "Try the Mushroom risotto [mushroom-risotto]."
     assert chunks[-1] == {"error": "The language model failed. Please try again."}
     # The stream never claimed to have finished.
     assert all(only_choice(c)["finish_reason"] is None for c in chunks[:-1])

@@ -197,7 +197,7 @@ def test_made_up_citations_are_dropped(app_over):
     assert len(response.json()["sources"]) == 3
 
 
-def test_a_stream_cut_halfway_ends_with_an_error_line(app_over, caplog):
+def test_a_stream_cut_halfway_ends_with_an_error_line(app_over, caplog, cloud):
     caplog.set_level(logging.INFO)
 
     async def cut_short() -> AsyncIterator[bytes]:
@@ -279,10 +279,12 @@ class StallsMidStream:
 
 
 @pytest.mark.parametrize("accept", ["application/json", "text/event-stream"])
-def test_a_stream_past_its_deadline_ends_with_an_error_event(client, retriever, monkeypatch, caplog, accept):
+def test_a_stream_past_its_deadline_ends_with_an_error_event(
+    client, retriever, monkeypatch, caplog, accept, cloud
+):
     caplog.set_level(logging.INFO)
     # Long enough for retrieval to finish first, so the deadline falls inside the stream.
-    monkeypatch.setattr(function_app.settings, "request_deadline_seconds", 1.0)
+    monkeypatch.setattr(cloud, "request_deadline_seconds", 1.0)
     model = StallsMidStream()
     use_services(Services(llm=model, retriever=retriever))
 

@@ -296,3 +296,9 @@ def test_a_diet_said_as_a_refusal_is_carried():
     assert resolve("what about chicken", *turns).question == (
         "What about gluten-free dairy-free recipes with chicken?"
     )
+
+
+def test_a_question_about_one_recipe_sets_no_diet_for_what_follows():
+    turns = ("Mushroom recipes?", "The Mushroom sauce.", "Is it vegetarian?", "Yes, it is.")
+
+    assert resolve("Something with lentils?", *turns).question == "Something with lentils?"
