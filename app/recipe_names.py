@@ -21,8 +21,21 @@ VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", 
 # One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
 FUZZY_LENGTH = 5
 WORD = re.compile(r"[a-z0-9]+")
+# Where a chat turn's list items and clauses begin, and what may open one before the dish.
+CLAUSE = re.compile(r"[^\n•;,:.!?()]+")
+OPENING = re.compile(
+    r"^(?:\s|[-*\d.)]|\b(?:and|or|the|a|an|some|try|how about|maybe|also|plus|then|here are|here's|there are"
+    r"|there's|there is|we have|i found|i have|you could make|you could try|you might like)\b)+",
+    re.I,
+)
+# The start of a list item: the text's start, a new line, a bullet or a number.
+ITEM_START = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?$")
+# Title words that say little ("and", "with"): a loose mention need not repeat them.
+FILLER = frozenset(
+    {"and", "with", "or", "of", "the", "in", "a", "de", "la", "al", "alla", "all", "con", "en"}
+)
 # Words after which a lower-case title of two words is still a name: "the potato soup".
-LEADS = frozenset({"the", "try", "or", "a", "an", "make"})
+LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
 
 
 def fold(text: str) -> str:
@@ -43,6 +56,16 @@ def key(word: str) -> str:
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
     return word
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether `a` becomes `b` by one letter added, dropped or changed."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def deletions(word: str) -> set[str]:
@@ -83,13 +106,36 @@ class RecipeNames:
         for recipe_id, title in sorted(self.titles.items()):
             for alias in aliases(title):
                 self._aliases.setdefault(tuple(alias), recipe_id)
-        self._longest = max((len(a) for a in self._aliases), default=0)
-        self._vocabulary = {k for alias in self._aliases for k in alias}
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
         # the one title that ends so, but "the table" is no "Sourdough Table Loaf".
         self._heads: dict[str, list[tuple[str, ...]]] = {}
         for alias_keys in self._aliases:
             self._heads.setdefault(alias_keys[-1], []).append(alias_keys)
+        owners: dict[str, set[str]] = {}
+        for alias_keys, recipe_id in self._aliases.items():
+            owners.setdefault(alias_keys[-1], set()).add(recipe_id)
+        self._head_owner = {head: next(iter(ids)) for head, ids in owners.items() if len(ids) == 1}
+        # A title of three words or more may go without its last word when that word is one
+        # many titles end with: "the Butter Chicken Masala" is the Butter Chicken Masala Curry.
+        endings: dict[str, int] = {}
+        for alias_keys in self._aliases:
+            endings[alias_keys[-1]] = endings.get(alias_keys[-1], 0) + 1
+        for alias_keys, recipe_id in list(self._aliases.items()):
+            if len(alias_keys) >= 3 and endings[alias_keys[-1]] >= 3:
+                self._aliases.setdefault(alias_keys[:-1], recipe_id)
+        # Words that several titles share ("rice", "pasta"): in running text they are food.
+        seen: dict[str, set[str]] = {}
+        for alias_keys, recipe_id in self._aliases.items():
+            for k in alias_keys:
+                seen.setdefault(k, set()).add(recipe_id)
+        self._shared = {k for k, ids in seen.items() if len(ids) > 1}
+        self._owners = seen
+        self._with_key: dict[str, list[tuple[str, ...]]] = {}
+        for alias_keys in self._aliases:
+            for k in set(alias_keys):
+                self._with_key.setdefault(k, []).append(alias_keys)
+        self._longest = max((len(a) for a in self._aliases), default=0)
+        self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
             if len(k) >= FUZZY_LENGTH:
@@ -107,7 +153,8 @@ class RecipeNames:
         close = set(self._by_deletion.get(k, ()))
         for variant in deletions(k):
             close |= self._by_deletion.get(variant, set())
-        return close or {k}
+        # Deletions on both sides also pair words two slips apart ("ready" and "bread").
+        return {c for c in close if one_slip(k, c)} or {k}
 
     def mentions(self, text: str, context: str = "") -> list[Mention]:
         """The recipes `text` names, in order; the longest name wins where names overlap. A
@@ -137,8 +184,15 @@ class RecipeNames:
     def _short_name(
         self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, around: set[str]
     ) -> Mention | None:
-        """ "the goulash", "the Valencian paella": the end of one title only, after "the"."""
-        if start == 0 or tokens[start - 1].group().lower() != "the":
+        """A title by the words it ends with: "the goulash", "Spaghetti puttanesca", "the
+        tikka masala" (settled by `around`, "chicken"), after "the", "a", "about"… or written
+        with a capital."""
+        lead = (
+            start == 0
+            or tokens[start - 1].group().lower() in ("the", *LEADS)
+            or tokens[start].group()[:1].isupper()
+        )
+        if not lead:
             return None
         for length in (2, 1):
             span = keys[start : start + length]
@@ -174,8 +228,9 @@ class RecipeNames:
         before = text[tokens[start - 1].end() : span[0].start()] if start else "\n"
         previous = tokens[start - 1].group().lower() if start else ""
         if length == 1:
-            # "the carbonara", or a list's "Carbonara, …", but not "a ketchup glaze".
-            return previous == "the" or bool(re.search(r"[,:;\n•*-]", before))
+            # "the carbonara", a list's "Carbonara, …", but not "a ketchup glaze" nor "the rice".
+            shared = key(span[0].group().lower()) in self._shared
+            return not shared and (previous == "the" or bool(re.search(r"[,:;\n•*-]", before)))
         if length >= 3 or start == 0:
             return True
         return previous in LEADS or bool(re.search(r"[,:;\n•*-]", before))
@@ -184,6 +239,68 @@ class RecipeNames:
         """The ids of the recipes `text` names, in order of first mention."""
         return list(dict.fromkeys(m.id for m in self.mentions(text, context)))
 
+    def in_conversation(self, text: str, context: str = "") -> list[str]:
+        """The recipes a chat turn names, in order: as `named` finds them, and as the dish that
+        opens a list item or clause ("- banana pancakes, 20 minutes", "choc chip cookies,
+        classic oatmeal cookies, …"), where assistants name dishes loosely."""
+        tokens = list(re.finditer(r"[^\W_]+", text))
+        found = [(tokens[m.start].start(), m.id) for m in self.mentions(text, context)]
+        found += [(at, i) for at, i in self.leading(text) if i not in {i for _, i in found}]
+        return list(dict.fromkeys(i for _, i in sorted(found)))
+
+    def leading(self, text: str) -> list[tuple[int, str]]:
+        """The dishes that open the text's list items, or its clauses where they enumerate
+        (two clauses in a row open with a dish), with where they start."""
+        candidates: list[tuple[int, str, bool] | None] = []
+        for segment in CLAUSE.finditer(text):
+            opening = OPENING.sub("", segment.group())
+            at = segment.start() + len(segment.group()) - len(opening)
+            # Exact words only: a slip here ("though" for "thighs") has too many chances.
+            lead = [{key(w)} for w in words(opening)[:6]]
+            item = bool(ITEM_START.search(text[: segment.start()]))
+            recipe_id = self._best_title(lead, item) if lead else None
+            candidates.append((at, recipe_id, item) if recipe_id else None)
+        found = []
+        for n, candidate in enumerate(candidates):
+            if candidate is None:
+                continue
+            at, recipe_id, item = candidate
+            beside = (n > 0 and candidates[n - 1] is not None) or (
+                n + 1 < len(candidates) and candidates[n + 1] is not None
+            )
+            if item or beside:
+                found.append((at, recipe_id))
+        return found
+
+    def _best_title(self, lead: list[set[str]], item: bool) -> str | None:
+        """The title whose words the opening words cover best: its first word among them,
+        two thirds of its words at least and one that few titles have ("chip" of "Chocolate
+        Chip Cookies"), or, opening a list item, the opening word is its own last word
+        ("3. Amatriciana: …")."""
+        said = set().union(*lead)
+        scores: dict[str, float] = {}
+        # The dish may follow one word of its own ("choc chip cookies").
+        for alias in {a for options in lead[:2] for k in options for a in self._with_key.get(k, ())}:
+            recipe_id = self._aliases[alias]
+            wanted = [k for k in alias if k not in FILLER]
+            matched = [k for k in wanted if k in said]
+            covered = len(matched) / len(wanted) if wanted else 0.0
+            telling = any(len(self._owners[k]) <= 3 for k in matched)
+            sole = item and alias[-1] in lead[0] and self._head_owner.get(alias[-1]) == recipe_id
+            if (covered >= 2 / 3 and telling) or sole:
+                scores[recipe_id] = max(scores.get(recipe_id, 0.0), covered)
+        if not scores:
+            return None
+        best = max(scores.values())
+        winners = [i for i, score in scores.items() if score == best]
+        return winners[0] if len(winners) == 1 else None
+
+    def position(self, text: str, recipe_id: str) -> int:
+        """Where `text` first names the recipe, by the first of its words to appear."""
+        said = [key(w) for w in words(text)]
+        title = {key(w) for w in words(self.titles[recipe_id])} - FILLER
+        return next((n for n, k in enumerate(said) if k in title), len(said))
+
     def in_prose(self, text: str) -> list[str]:
         """The recipes an answer's prose names. One-word titles ("Rice", "Bread") are left
         out: in prose those words are ingredients, not recipes."""
@@ -191,9 +308,21 @@ class RecipeNames:
 
     def among(self, text: str, ids: Iterable[str], found: Iterable[str] = ()) -> list[str]:
         """Which of these recipes `text` names in any way, even as everyday words ("how do
-        you make lasagna"): only for recipes already in the conversation."""
-        said = {key(w) for w in words(text)}
-        return [i for i in ids if any(set(alias) <= said for alias in aliases(self.titles[i]))]
+        you make lasagna") or by a word no other of them has ("the pho"): only for recipes
+        already in the conversation, where a word can say which one. Words of the titles
+        `found` in the text already are theirs: "Oaty Pancakes" is no "Pancake"."""
+        ids = list(ids)
+        taken = {key(w) for i in found for w in words(self.titles[i])}
+        said = {key(w) for w in words(text)} - taken
+        title_words = {i: {key(w) for w in words(self.titles[i]) if len(w) > 2} for i in ids}
+        named = []
+        for i in ids:
+            others = set().union(*(title_words[o] for o in ids if o != i))
+            # A word of its own, and not an everyday one ("noodle" is in several titles).
+            own = title_words[i] - others - self._shared
+            if any(set(alias) <= said for alias in aliases(self.titles[i])) or own & said:
+                named.append(i)
+        return named
 
 
 def _combinations(keys: Sequence[set[str]]) -> Iterable[tuple[str, ...]]:

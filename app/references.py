@@ -58,6 +58,7 @@ FOCUS = re.compile(
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake ))"
     r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
+    r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
     re.I,
 )
@@ -307,7 +308,7 @@ class Resolver:
             return Resolution(message, own)
         self._history = history
         context = " ".join(turn.content for turn in history)
-        named = (i for turn in history for i in self.names.named(turn.content, context))
+        named = (i for turn in history for i in self.names.in_conversation(turn.content, context))
         self._named = list(dict.fromkeys(i for i in named if i in self.recipes))
         turns = [self.named_in(turn.content, context) for turn in history]
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
@@ -330,8 +331,10 @@ class Resolver:
 
     def named_in(self, text: str, context: str) -> list[str]:
         """The conversation's recipes that `text` names, as the catalog would or in passing."""
-        found = [i for i in self.names.named(text, context) if i in self.recipes]
-        return found + [i for i in self.names.among(text, self._named, found) if i not in found]
+        found = [i for i in self.names.in_conversation(text, context) if i in self.recipes]
+        found += [i for i in self.names.among(text, self._named, found) if i not in found]
+        # In the order the text names them, which ordinals count by.
+        return sorted(found, key=lambda i: self.names.position(text, i))
 
     def focus(self, turns: Sequence[list[str]], history: Sequence[Message]) -> Recipe | None:
         """The one recipe "it" means: the only one the latest turn that named any named, or
@@ -457,6 +460,9 @@ class Resolver:
         ):
             return None
         rest = SET_LEAD.sub("", message.strip())
+        if OTHERS.search(message) and self._focus in offered and len(offered) > 1:
+            # "and the others?" after a turn about one of them: the rest of the set.
+            offered = [r for r in offered if r is not self._focus]
         return Resolution(
             considering([r.title for r in offered], rest, message), [r.id for r in offered], rule="set"
         )
@@ -591,6 +597,6 @@ class Catalog:
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()
         context = " ".join(turn.content for turn in history)
-        ids = list(dict.fromkeys(i for turn in history for i in names.named(turn.content, context)))
+        ids = list(dict.fromkeys(i for turn in history for i in names.in_conversation(turn.content, context)))
         recipes = {r.id: r for r in await self.store.get_many(ids)} if ids else {}
         return Resolver(names, recipes).resolve(message, history)

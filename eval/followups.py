@@ -47,6 +47,7 @@ HERE = Path(__file__).resolve().parent
 SETS = {
     "development": HERE / "followups.jsonl",
     "development, round 2": HERE / "followups_more.jsonl",
+    "development, round 3": HERE / "followups_third.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
 }
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
