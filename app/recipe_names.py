@@ -287,7 +287,8 @@ class RecipeNames:
             covered = len(matched) / len(wanted) if wanted else 0.0
             telling = any(len(self._owners[k]) <= 3 for k in matched)
             sole = item and alias[-1] in lead[0] and self._head_owner.get(alias[-1]) == recipe_id
-            if (covered >= 2 / 3 and telling) or sole:
+            whole = covered == 1 and len(wanted) > 1
+            if ((covered >= 2 / 3 and telling and len(wanted) > 1) or whole) or sole:
                 scores[recipe_id] = max(scores.get(recipe_id, 0.0), covered)
         if not scores:
             return None

@@ -74,14 +74,15 @@ SET_LEAD = re.compile(
     re.I,
 )
 EXCLUDED = re.compile(
-    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not"
+    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not|skip"
+    r"|anything but|everything but|leave out|leaving out|without"
     r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
     r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)[\w'-]+)?)"
     r"(?:\s+one)?)\s*(?=[;,.!?]|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)",
     re.I,
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
-EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides)\b", re.I)
+EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
     r"\b(?:(?:of|from|among) )?(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
     re.I,
@@ -365,7 +366,13 @@ class Resolver:
                 # "I don't eat pork" leaves out every recipe with any pork in it.
                 left_out = [r for r in offered if matches(match["what"], r)]
             else:
-                left_out = [r for r in offered if r.id in named] or described(match["what"], offered)
+                # By its name, by a word of its own among the set ("the pancakes"), by its data.
+                among = self.names.among(match["what"], [r.id for r in offered])
+                left_out = (
+                    [r for r in offered if r.id in named]
+                    or [r for r in offered if r.id in among]
+                    or described(match["what"], offered)
+                )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
                 rest = OTHERS.sub("", message.replace(match["clause"], " "))
