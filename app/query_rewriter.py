@@ -121,16 +121,19 @@ def dropped_words(text: str, question: str) -> list[str]:
     return [w for w in content_words(question) if stem(w) not in kept]
 
 
-def lost_grounding(text: str, resolution: Resolution, names: RecipeNames) -> str | None:
-    """Why a model's rewrite fails what the catalog knows, or None: it must name every recipe
-    the resolver found the message refers to, keep the earlier requests, and name no catalog
-    recipe that neither the conversation nor the message named."""
+def lost_grounding(text: str, resolution: Resolution, names: RecipeNames, said: str) -> str | None:
+    """Why a model's rewrite fails what the catalog knows, or None: it must name one at least
+    of the recipes the resolver found the message refers to, keep the earlier requests, and
+    name no catalog recipe that the conversation (`said`) did not name, however loosely."""
     named = names.named(text)
-    if any(i not in named for i in resolution.recipe_ids):
-        return "drops a recipe the message refers to"
     allowed = {*resolution.recipe_ids, *resolution.mentioned, *names.named(resolution.question)}
-    if any(i not in allowed for i in named):
+    if any(i not in allowed and not names.among(said, [i]) for i in named):
         return "names a recipe the conversation did not"
+    if resolution.recipe_ids and not set(named) & set(resolution.recipe_ids):
+        # An echo ("which of those…?") loses the reference. A rewrite that keeps some of the
+        # recipes the resolver found, and names no other than the conversation did, is the
+        # model's reading ("the second one" may be read otherwise): it stands.
+        return "drops the recipes the message refers to"
     kept = {stem(w) for w in content_words(text)}
     if any(not {stem(w) for w in content_words(c)} <= kept for c in resolution.carried):
         return "drops an earlier request"
@@ -172,7 +175,7 @@ def check_rewrite(
     elif dropped_words(text, kept_words(question, resolution)):
         # "How long does the omelette take?" must not come back about pancakes.
         reason = "drops words the user said"
-    elif names is not None and (lost := lost_grounding(text, resolution, names)):
+    elif names is not None and (lost := lost_grounding(text, resolution, names, said)):
         reason = lost
     else:
         return Rewrite(text, None, tuple(resolution.recipe_ids), tuple(resolution.carried), "model")

@@ -175,7 +175,11 @@ def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
 
     catalog = retriever.catalog
     local_llm = chat_model(settings)
+    async def as_written(case: dict[str, Any]) -> str:
+        return str(case["gold"])
+
     return {
+        "gold as written": as_written,
         "embedded": embedded,
         "echo": scripted(lambda case: case["query"]),
         "gold": scripted(lambda case: case["gold"]),
@@ -241,8 +245,10 @@ async def main(names_wanted: Sequence[str], verbose: bool) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rewriter", choices=["embedded", "echo", "gold", "all"], default="all")
+    parser.add_argument(
+        "--rewriter", choices=["gold as written", "embedded", "echo", "gold", "all"], default="all"
+    )
     parser.add_argument("--verbose", action="store_true", help="print each development rewrite")
     args = parser.parse_args()
-    chosen = ["embedded", "echo", "gold"] if args.rewriter == "all" else [args.rewriter]
+    chosen = ["gold as written", "embedded", "echo", "gold"] if args.rewriter == "all" else [args.rewriter]
     asyncio.run(main(chosen, args.verbose))

@@ -100,13 +100,25 @@ def test_the_model_gets_the_recipes_the_catalog_resolved_and_its_rewrite_is_used
     assert "Mushroom sauce; Shakshouka; Spanish Tortilla" in transcript
 
 
-def test_a_model_rewrite_that_drops_a_resolved_recipe_falls_back_to_the_catalogs(client, llm, model_rewrites):
-    llm.replies.append("Which is the quickest to cook of the Shakshouka and the Spanish Tortilla?")
+def test_a_model_rewrite_that_loses_the_recipes_referred_to_falls_back_to_the_catalogs(
+    client, llm, model_rewrites
+):
+    llm.replies.append("Which recipe is the quickest to cook?")
 
     response = post(client, "From those, which is the quickest to cook?", OFFERED)
 
     assert response.json()["rewritten_by"] == "catalog"
     assert "Mushroom sauce" in question(response)
+
+
+def test_a_model_rewrite_that_reads_the_reference_otherwise_within_the_set_stands(
+    client, llm, model_rewrites
+):
+    llm.replies.append("Which is the quickest to cook of the Shakshouka and the Spanish Tortilla?")
+
+    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+
+    assert response.json()["rewritten_by"] == "model"
 
 
 def test_the_model_sees_rules_examples_and_the_conversation_as_a_transcript(client, llm, model_rewrites):
