@@ -156,10 +156,13 @@ class RecipeNames:
         # Deletions on both sides also pair words two slips apart ("ready" and "bread").
         return {c for c in close if one_slip(k, c)} or {k}
 
-    def mentions(self, text: str, context: str = "") -> list[Mention]:
-        """The recipes `text` names, in order; the longest name wins where names overlap. A
-        short name that several titles end with ("the tikka masala") is the one whose other
-        words `context` holds ("chicken"), if only one does."""
+    def mentions(self, text: str, context: str = "", *, loose: bool = False) -> list[Mention]:
+        """The recipes `text` names, in order; the longest name wins where names overlap.
+        `loose` also takes short names ("the goulash"), as a chat turn about recipes already
+        offered uses them; a short name that several titles end with ("the tikka masala")
+        is the one whose other words `context` holds ("chicken"), if only one does. A user's
+        question is read strictly: "the chocolate sweet" names no "Banana Muffins with
+        Chocolate"."""
         around = {key(w) for w in words(context)}
         tokens = list(re.finditer(r"[^\W_]+", text))
         folded = [words(t.group()) for t in tokens]
@@ -174,7 +177,7 @@ class RecipeNames:
                     found.append(Mention(recipe_id, position, position + length))
                     position += length
                     continue
-            if (short := self._short_name(tokens, keys, position, around)) is not None:
+            if loose and (short := self._short_name(tokens, keys, position, around)) is not None:
                 found.append(short)
                 position = short.end
                 continue
@@ -235,16 +238,16 @@ class RecipeNames:
             return True
         return previous in LEADS or bool(re.search(r"[,:;\n•*-]", before))
 
-    def named(self, text: str, context: str = "") -> list[str]:
+    def named(self, text: str, context: str = "", *, loose: bool = False) -> list[str]:
         """The ids of the recipes `text` names, in order of first mention."""
-        return list(dict.fromkeys(m.id for m in self.mentions(text, context)))
+        return list(dict.fromkeys(m.id for m in self.mentions(text, context, loose=loose)))
 
     def in_conversation(self, text: str, context: str = "") -> list[str]:
         """The recipes a chat turn names, in order: as `named` finds them, and as the dish that
         opens a list item or clause ("- banana pancakes, 20 minutes", "choc chip cookies,
         classic oatmeal cookies, …"), where assistants name dishes loosely."""
         tokens = list(re.finditer(r"[^\W_]+", text))
-        found = [(tokens[m.start].start(), m.id) for m in self.mentions(text, context)]
+        found = [(tokens[m.start].start(), m.id) for m in self.mentions(text, context, loose=True)]
         found += [(at, i) for at, i in self.leading(text) if i not in {i for _, i in found}]
         return list(dict.fromkeys(i for _, i in sorted(found)))
 

@@ -8,6 +8,7 @@ question and filtered as any search, rather than a fresh search that could drift
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
@@ -24,6 +25,11 @@ from app.query_filters import QuestionReader, RuleReader
 from app.recipes import Recipe
 from app.references import Catalog
 
+LIKENESS = re.compile(
+    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
+    r"|\balternative to\b|\bversion of\b|\bother than\b",
+    re.I,
+)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -92,7 +98,10 @@ class Retriever:
         if read_filters:
             read = await self.reader.read(question)
             searched, applied = read.text, read.filters.merged(filters)
-        named = (await self.catalog.names.get()).named(question)[:MAX_NAMED]
+        # "like shepherd's pie but with beef" names a recipe to leave, not to keep.
+        named = (
+            [] if LIKENESS.search(question) else (await self.catalog.names.get()).named(question)[:MAX_NAMED]
+        )
         found = await self.retrieve(
             searched, max(top, len(named)) if named else top, mode=mode, filters=applied, semantic=semantic
         )

@@ -56,3 +56,13 @@ async def test_a_recipe_indexed_while_the_app_runs_can_be_named_at_once(tmp_path
 def test_a_question_about_a_named_recipe_keeps_it_though_it_fails_the_diet_asked_about(client):
     # The Shakshouka is vegetarian, not vegan: the answer needs it to say so.
     assert retrieved(client, "Is the Shakshouka vegan?") == ["shakshouka"]
+
+
+def test_a_recipe_named_as_a_likeness_is_not_kept_to(client):
+    # "like shepherd's pie but made with beef" wants something else.
+    assert len(retrieved(client, "like shepherd's pie but made with beef")) == 3
+
+
+def test_a_question_is_read_strictly_for_names(client):
+    # "the chocolate sweet" names no "Banana Muffins with Chocolate": the catalog is searched.
+    assert len(retrieved(client, "the chocolate sweet every Brazilian birthday party has")) == 3

@@ -29,7 +29,7 @@ NAMES = RecipeNames(TITLES)
         ("the shakshuka, please", ["shakshouka"]),  # a spelling of its own
         ("Two Spanish tortillas", ["spanish-tortilla"]),  # a plural
         ("creme brulee for dessert", ["creme-brulee"]),  # accents left out
-        ("How long does the goulash take?", ["beef-goulash"]),  # a word only that title has
+        ("How long does the Beef Goulash take?", ["beef-goulash"]),
         ("Mapo Tofu or Pintos Borrachos?", ["mapo-tofu", "drunken-beans"]),  # its other name
         ("Beef Stroganoff, not the Mushroom Stroganov", ["stroganoff", "mushroom-stragonov"]),
     ],
@@ -48,6 +48,11 @@ def test_titles_are_found_as_people_write_them(text, ids):
 )
 def test_words_of_a_sentence_are_not_titles(text):
     assert NAMES.named(text) == []
+
+
+def test_in_a_chat_turn_a_title_may_go_by_the_word_it_ends_with():
+    assert NAMES.in_conversation("How long does the goulash take?") == ["beef-goulash"]
+    assert NAMES.named("How long does the goulash take?") == []  # a question is read strictly
 
 
 def test_a_food_word_written_as_a_name_is_the_recipe():
