@@ -175,6 +175,7 @@ def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
 
     catalog = retriever.catalog
     local_llm = chat_model(settings)
+
     async def as_written(case: dict[str, Any]) -> str:
         return str(case["gold"])
 
