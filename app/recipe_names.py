@@ -34,6 +34,7 @@ ITEM_START = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?$")
 FILLER = frozenset(
     {"and", "with", "or", "of", "the", "in", "a", "de", "la", "al", "alla", "all", "con", "en"}
 )
+SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
 LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
 
@@ -153,8 +154,9 @@ class RecipeNames:
         close = set(self._by_deletion.get(k, ()))
         for variant in deletions(k):
             close |= self._by_deletion.get(variant, set())
-        # Deletions on both sides also pair words two slips apart ("ready" and "bread").
-        return {c for c in close if one_slip(k, c)} or {k}
+        # Deletions on both sides also pair words two slips apart ("ready" and "bread"); and a
+        # slip in a word's first letter makes another word ("these" is no "cheese").
+        return {c for c in close if c[0] == k[0] and one_slip(k, c)} or {k}
 
     def mentions(self, text: str, context: str = "", *, loose: bool = False) -> list[Mention]:
         """The recipes `text` names, in order; the longest name wins where names overlap.
@@ -187,15 +189,9 @@ class RecipeNames:
     def _short_name(
         self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, around: set[str]
     ) -> Mention | None:
-        """A title by the words it ends with: "the goulash", "Spaghetti puttanesca", "the
-        tikka masala" (settled by `around`, "chicken"), after "the", "a", "about"… or written
-        with a capital."""
-        lead = (
-            start == 0
-            or tokens[start - 1].group().lower() in ("the", *LEADS)
-            or tokens[start].group()[:1].isupper()
-        )
-        if not lead:
+        """A title by the words it ends with, after "the": "the goulash", "the tikka masala"
+        (settled by `around`, "chicken")."""
+        if start == 0 or tokens[start - 1].group().lower() != "the":
             return None
         for length in (2, 1):
             span = keys[start : start + length]
@@ -226,6 +222,24 @@ class RecipeNames:
         """Whether these words are meant as the recipe's name, not as words of a sentence:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
+        if length == 1 and span[0].group()[:1].isupper():
+            # "Rice" alone, but not the end of "Arborio Rice" nor the start of "Rice Noodles".
+            word = span[0]
+            before_word = tokens[start - 1] if start else None
+            after_word = tokens[start + 1] if start + 1 < len(tokens) else None
+            glued_before = (
+                before_word is not None
+                and before_word.group()[:1].isupper()
+                and not text[before_word.end() : word.start()].strip()
+                # "Our Lasagna": a sentence's first word is capitalised for the sentence.
+                and not SENTENCE_START.search(text[: before_word.start()])
+            )
+            glued_after = (
+                after_word is not None
+                and after_word.group()[:1].isupper()
+                and not text[word.end() : after_word.start()].strip()
+            )
+            return not (glued_before or glued_after)
         if any(t.group()[:1].isupper() for t in span):
             return True
         before = text[tokens[start - 1].end() : span[0].start()] if start else "\n"

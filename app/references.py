@@ -68,6 +68,8 @@ SET_WORDS = re.compile(
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
     re.I,
 )
+# A question that asks to choose one: its answer names the chosen one first.
+CHOICE = re.compile(r"\bwhich\b(?! (?:recipes|dishes|ones)\b)", re.I)
 SET_LEAD = re.compile(
     r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:those|these|them"
     r"|the (?:three|two|four))\s*[,:]?\s*",
@@ -338,13 +340,19 @@ class Resolver:
         return sorted(found, key=lambda i: self.names.position(text, i))
 
     def focus(self, turns: Sequence[list[str]], history: Sequence[Message]) -> Recipe | None:
-        """The one recipe "it" means: the only one the latest turn that named any named, or
-        else the one the user last asked about."""
-        for ids in reversed(turns):
-            if ids:
-                if len(ids) == 1:
-                    return self.recipes[ids[0]]
-                break
+        """The one recipe "it" means: the only one the latest turn that named any named; the
+        one an answer to "which …?" named first ("The quickest is the Mushroom Stroganov, …");
+        or else the one the user last asked about."""
+        for n in range(len(turns) - 1, -1, -1):
+            ids = turns[n]
+            if not ids:
+                continue
+            if len(ids) == 1:
+                return self.recipes[ids[0]]
+            asked = next((t.content for t in reversed(history[:n]) if t.role == "user"), "")
+            if history[n].role == "assistant" and CHOICE.search(asked):
+                return self.recipes[ids[0]]
+            break
         for turn, ids in zip(reversed(history), reversed(turns), strict=True):
             if turn.role == "user" and ids:
                 return self.recipes[ids[0]] if len(ids) == 1 else None

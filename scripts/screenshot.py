@@ -23,7 +23,11 @@ from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-TURNS = ["I'm looking for vegetarian dinner ideas with mushrooms.", "Which one is the quickest?"]
+TURNS = [
+    "I'm looking for vegetarian dinner ideas with mushrooms.",
+    "Which one is the quickest?",
+    "What do I need for it?",
+]
 
 
 def main() -> None:
@@ -43,7 +47,7 @@ def main() -> None:
         wait_until_up(f"http://127.0.0.1:{site_port}/", swa, work / "swa.log")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            page = browser.new_page(viewport={"width": 1100, "height": 860}, color_scheme="light")
+            page = browser.new_page(viewport={"width": 1100, "height": 1150}, color_scheme="light")
             page.goto(f"http://localhost:{site_port}/")
             for n, typed in enumerate(TURNS, start=1):
                 composer = page.get_by_label("Your message")

@@ -80,3 +80,19 @@ def test_a_one_word_title_in_running_text_is_an_ingredient_not_the_recipe():
 
     assert names.named("a big Meatloaf with a ketchup glaze") == ["meatloaf"]
     assert names.named("the ketchup, or the meatloaf") == ["ketchup", "meatloaf"]
+
+
+def test_the_ingredients_of_an_answer_are_not_recipes():
+    names = RecipeNames(
+        {
+            "mushroom-sauce": "Mushroom sauce",
+            "rice": "Rice",
+            "peanut-butter": "Peanut Butter",
+            "cheese": "Cheese",
+        }
+    )
+    answer = (
+        "These 3 recipes match best:\n- Mushroom sauce (35 min): Champignons, Butter\n- Risotto: Arborio Rice"
+    )
+
+    assert names.in_conversation(answer) == ["mushroom-sauce"]  # nor is "These" a "Cheese"

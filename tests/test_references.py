@@ -302,3 +302,12 @@ def test_a_question_about_one_recipe_sets_no_diet_for_what_follows():
     turns = ("Mushroom recipes?", "The Mushroom sauce.", "Is it vegetarian?", "Yes, it is.")
 
     assert resolve("Something with lentils?", *turns).question == "Something with lentils?"
+
+
+def test_it_after_a_which_question_is_the_recipe_the_answer_chose():
+    turns = (
+        "Considering the Mushroom sauce, the Mushroom Stroganov and the Winter Risotto, which is quickest?",
+        "The quickest is Mushroom Stroganov, 30 min in all. Mushroom sauce takes 35 and Winter Risotto 55.",
+    )
+
+    assert resolve("What do I need for it?", *turns).question == "What do I need for the Mushroom Stroganov?"
