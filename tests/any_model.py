@@ -1,6 +1,6 @@
 """A model that answers anything at once, for tests that drive many requests through the
 routes: a valid JSON answer when JSON is asked for, a rewrite otherwise, and a short cited
-stream. It keeps no record, so it serves any number of requests."""
+stream with a follow-up question. It keeps no record, so it serves any number of requests."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ class AnswersAnything:
         self, messages: Sequence[ChatTurn], *, max_tokens: int, temperature: float | None = None
     ) -> ChatStream:
         async def pieces() -> AsyncGenerator[str, None]:
-            for piece in ("Try the ", "[chicken-", "soup]."):
+            for piece in ("Try the ", "[chicken-", "soup].\n<<Is it quick?>>"):
                 yield piece
 
         return ChatStream(pieces(), "answers-anything")

@@ -13,9 +13,8 @@ operation and mode, 150 by default (CI: 300 per operation that takes input, abou
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +34,6 @@ from schemathesis.checks import (
 
 import function_app
 from app.openapi import OPERATIONS
-from app.providers import ChatStream, ChatTurn
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.retrieval import Retriever
 from app.services import (
@@ -47,6 +45,7 @@ from app.services import (
     use_services,
 )
 from app.settings import Settings
+from tests.any_model import AnswersAnything
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
 # A response slower than this is a hang: the fake model answers at once, so a real request
@@ -60,32 +59,6 @@ CHECKS = [
     response_headers_conformance,
     max_response_time,
 ]
-
-
-class AnyQuestionModel:
-    """A model that answers anything at once: a valid JSON answer when JSON is asked for, a
-    rewrite otherwise, and a short cited stream."""
-
-    async def complete(
-        self,
-        messages: Sequence[ChatTurn],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        max_tokens: int,
-        temperature: float | None = None,
-    ) -> str:
-        if json_schema is not None:
-            return json.dumps({"answer": "Try the soup.", "sources": [{"id": "chicken-soup", "title": "x"}]})
-        return "Which soup is the quickest to cook?"
-
-    async def stream(
-        self, messages: Sequence[ChatTurn], *, max_tokens: int, temperature: float | None = None
-    ) -> ChatStream:
-        async def pieces() -> AsyncGenerator[str, None]:
-            for piece in ("Try the ", "[chicken-", "soup].\n<<Is it quick?>>"):
-                yield piece
-
-        return ChatStream(pieces(), "any-question-model")
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +75,7 @@ def api_schema(scratch_retriever: Retriever) -> Iterator[Any]:
     """The document as the app serves it, bound to the app in process."""
     from local_host import create_app
 
-    use_services(Services(llm=AnyQuestionModel(), retriever=scratch_retriever))
+    use_services(Services(llm=AnswersAnything(), retriever=scratch_retriever))
     # The admin routes are fuzzed with their key, so that their input is what gets tested.
     patch = pytest.MonkeyPatch()
     patch.setattr(function_app.settings, "admin_key", SecretStr(FUZZ_ADMIN_KEY))
