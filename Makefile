@@ -7,11 +7,13 @@ PY := $(VENV)/bin/python
 
 setup: $(VENV)/.installed node_modules/.installed
 
-$(VENV)/.installed: requirements.txt requirements-local.txt requirements-dev.txt
+$(VENV)/.installed: requirements.txt requirements-local.txt requirements-dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# llama-cpp-python compiles from source the first time (about 5 minutes on 2 cores).
 	$(PY) -m pip install --quiet -r requirements-dev.txt
+	# The app itself, editable: `import app` works from any folder and from every script.
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -51,6 +53,7 @@ $(VENV)/.bench-installed: bench/requirements-bench.txt
 lint: $(VENV)/.installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 
 clean:
 	rm -rf $(VENV) node_modules .local
