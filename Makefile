@@ -29,22 +29,22 @@ test: setup lint
 
 # Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
 eval: $(VENV)/.installed
-	$(PY) eval/run_eval.py
-	$(PY) eval/followups.py
+	$(PY) -m eval.run_eval
+	$(PY) -m eval.followups
 
 # What the back end costs around the model, against LangChain (bench/run.py; about 5 minutes,
 # ARGS=--quick for 1). Writes bench/results.md and bench/latency_vs_turns.png.
 bench: $(VENV)/.installed $(VENV)/.bench-installed
-	$(PY) bench/run.py $(ARGS)
+	$(PY) -m bench.run $(ARGS)
 
 # The design's chat example on the embedded defaults, end to end, against the commit before
 # the one answer pipeline (bench/embedded_chat.py; about 5 minutes). Writes bench/embedded_chat.md.
 bench-chat: $(VENV)/.installed
-	$(PY) bench/embedded_chat.py --before 2484710 $(ARGS)
+	$(PY) -m bench.embedded_chat --before 2484710 $(ARGS)
 
 # 3,000 requests from 50 clients at once against the local host (bench/load.py); about a minute.
 load: $(VENV)/.installed
-	$(PY) bench/load.py --markdown bench/load.md $(ARGS)
+	$(PY) -m bench.load --markdown bench/load.md $(ARGS)
 
 $(VENV)/.bench-installed: bench/requirements-bench.txt
 	$(PY) -m pip install --quiet -r bench/requirements-bench.txt
