@@ -3,7 +3,7 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: setup run test lint eval bench bench-chat load clean
+.PHONY: setup run test test-fast lint eval bench bench-chat load clean
 
 setup: $(VENV)/.installed node_modules/.installed
 
@@ -26,6 +26,10 @@ run: setup
 
 test: setup lint
 	$(PY) -m pytest
+
+# The tests without chromium, the SWA CLI or the shipped model (markers in pyproject.toml): under a minute.
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not browser and not swa and not model"
 
 # Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
 eval: $(VENV)/.installed

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect, sync_playwright
 
-from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_up
+from tests.support import ROOT, SWA, free_port, start, stop, wait_until_up
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]
