@@ -27,9 +27,10 @@ run: setup
 test: setup lint
 	$(PY) -m pytest
 
-# The tests without chromium, the SWA CLI or the shipped model (markers in pyproject.toml): under a minute.
+# The tests without chromium, the SWA CLI, the shipped model or a long wait (markers in pyproject.toml):
+# under a minute.
 test-fast: $(VENV)/.installed
-	$(PY) -m pytest -m "not browser and not swa and not model"
+	$(PY) -m pytest -m "not browser and not swa and not model and not slow"
 
 # Retrieval and grounding quality on eval/queries.jsonl (a few minutes: the local LLM rewrites).
 eval: $(VENV)/.installed

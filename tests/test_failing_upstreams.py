@@ -278,6 +278,8 @@ class StallsMidStream:
         return ChatStream(parts(), "m")
 
 
+# Slow: each takes about 40 s, though its deadline is 1 s (the stalled stream's end is waited for).
+@pytest.mark.slow
 @pytest.mark.parametrize("accept", ["application/json", "text/event-stream"])
 def test_a_stream_past_its_deadline_ends_with_an_error_event(
     client, retriever, monkeypatch, caplog, accept, cloud
