@@ -203,7 +203,7 @@ async def completion(answer: StartedAnswer, session_state: Any) -> JSONResponse:
     return JSONResponse({"choices": [choice], **_metadata(answer, "chat.completion"), **_usage(answer)})
 
 
-async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncIterator[dict[str, Any]]:
+async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncGenerator[dict[str, Any], None]:
     """The answer as protocol chunks: first the role and the whole context (known before the
     model writes anything), then one chunk per piece of text, and last the finish, with the
     follow-up questions and the usage where there are any."""

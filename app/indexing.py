@@ -193,7 +193,7 @@ class Indexer:
             if isinstance(data, InvalidItem):
                 report.record(label, "failed", error(data.message, "invalid_json"))
                 continue
-            key = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else label
+            key = found if isinstance(data, dict) and isinstance(found := data.get("id"), str) else label
             try:
                 # Strict, as at every edge: "yes" is no boolean, "30" no number of minutes.
                 recipe = Recipe.model_validate(data, strict=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
@@ -157,7 +157,10 @@ def one_of(refs: list[dict[str, Any]]) -> dict[str, Any]:
     return refs[0] if len(refs) == 1 else {"anyOf": refs}
 
 
-def json_schemas() -> tuple[dict[tuple[type[BaseModel], JsonSchemaMode], dict[str, Any]], dict[str, Any]]:
+SchemaRefs = dict[tuple[type[BaseModel], JsonSchemaMode], dict[str, Any]]
+
+
+def json_schemas() -> tuple[SchemaRefs, dict[str, Any]]:
     """A `$ref` for every model the table names (requests as they are parsed, responses as
     they are written), and the shared definitions they point into."""
     wanted: list[tuple[type[BaseModel], JsonSchemaMode]] = [(ErrorBody, "serialization")]
@@ -168,7 +171,8 @@ def json_schemas() -> tuple[dict[tuple[type[BaseModel], JsonSchemaMode], dict[st
             wanted += [(operation.streams, "serialization"), (StreamError, "serialization")]
         wanted += [(model, "serialization") for model in operation.app_events]
     refs, top = models_json_schema(list(dict.fromkeys(wanted)), ref_template=SCHEMAS + "{model}")
-    return refs, top.get("$defs", {})
+    # Keyed by the models given, all of them BaseModels (pydantic also takes its dataclasses).
+    return cast(SchemaRefs, refs), top.get("$defs", {})
 
 
 def operation_object(path: str, operation: Operation, refs: dict[Any, dict[str, Any]]) -> dict[str, Any]:

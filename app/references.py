@@ -414,9 +414,9 @@ class Resolver:
     def _description(self, message: str, offered: list[Recipe]) -> Resolution | None:
         other = re.search(r"\bthe other (?:one|recipe|dish)\b", message, re.I)
         if other and len(offered) == 2 and (focus := self.in_focus(offered)) is not None:
-            [picked] = [r for r in offered if r is not focus]
-            replaced = message[: other.start()] + the([picked.title]) + message[other.end() :]
-            return Resolution(finish(replaced, message), [picked.id], rule="description")
+            [the_other] = [r for r in offered if r is not focus]
+            replaced = message[: other.start()] + the([the_other.title]) + message[other.end() :]
+            return Resolution(finish(replaced, message), [the_other.id], rule="description")
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
             without = with_match["how"].lower() in ("without", "w/o")

@@ -5,7 +5,7 @@ In process, through the routes the local host mounts, on a scratch embedded stor
 WordLlama. A ticker coroutine sleeps 1 ms at a time during the load and records its largest
 gap. Peak memory is VmHWM (reset before each case through /proc/self/clear_refs).
 
-Run: `.venv/bin/python bench/catalog_load.py` (about 30 s); figures in bench/catalog_load.md.
+Run: `.venv/bin/python -m bench.catalog_load` (about 30 s); figures in bench/catalog_load.md.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from pathlib import Path
 
 import httpx
 from pydantic import SecretStr
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import function_app
 from app.providers.wordllama_embedder import WordLlamaEmbedder

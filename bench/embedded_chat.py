@@ -1,7 +1,7 @@
 """The design's chat example on the embedded defaults, end to end over HTTP: this checkout
 against a `--before` commit, side by side in one run.
 
-Run: make bench-chat, or .venv/bin/python bench/embedded_chat.py [--runs 20] [--before 2484710]
+Run: make bench-chat, or .venv/bin/python -m bench.embedded_chat [--runs 20] [--before 2484710]
 [--before-runs 3] [--model-runs 10]
 
 Each variant is the local host (`local_host.py`, the Functions routes) on the embedded
@@ -38,8 +38,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.processes import ROOT, free_port, machine, stop, wait_listening
 
@@ -235,9 +233,8 @@ def main() -> None:
             )
             measure(model, args.model_runs, work)
             variants.insert(1, model)
-        command = (
-            "make bench-chat" if not sys.argv[1:] else "bench/embedded_chat.py " + " ".join(sys.argv[1:])
-        )
+        arguments = " ".join(sys.argv[1:])
+        command = f"python -m bench.embedded_chat {arguments}" if arguments else "make bench-chat"
         text = report(variants, command)
         args.markdown.write_text(text + "\n", encoding="utf-8")
         print(text)

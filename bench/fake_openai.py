@@ -12,7 +12,7 @@ thumb, one token per 4 characters of content plus 4 per message and 3 per reply;
 to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
 
 Control (not timed): `POST /_bench/config` sets the latencies, `GET /_bench/records` returns
-the records (`?clear=1` empties them). Run: `python bench/fake_openai.py --port 8100`.
+the records (`?clear=1` empties them). Run: `python -m bench.fake_openai --port 8100`.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ each recipe shown to the model as the app shows it. Like the tutorial, the whole
 to both calls. It is served by the same Starlette and uvicorn as the local host, so the two
 differ only in what happens between the request and the model.
 
-Run: `OPENAI_BASE_URL=... OPENAI_CHAT_MODEL=... LOCAL_DB_PATH=... python bench/langchain_app.py --port N`
+Run: `OPENAI_BASE_URL=... OPENAI_CHAT_MODEL=... LOCAL_DB_PATH=... python -m bench.langchain_app --port N`
 Body: `{"messages": [{"role": "user", "content": "..."}, ...]}` → `{"answer", "sources"}`.
 """
 
@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-from pathlib import Path
 from typing import Any
 
 from langchain_classic.chains import create_history_aware_retriever, create_retrieval_chain
@@ -31,8 +29,6 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.answers import ANSWER_MAX_TOKENS, prompt_recipe
 from app.retrieval import Retriever

@@ -19,7 +19,7 @@ run it waits for the fake's keep-alive to close them, sends one more chat, and t
 connection that chat used may be left.
 
 Run: `make load` (3,000 requests from 50 clients), or
-`.venv/bin/python bench/load.py --requests 3000 --clients 50 --markdown bench/load.md`.
+`.venv/bin/python -m bench.load --requests 3000 --clients 50 --markdown bench/load.md`.
 Exits non-zero if any check fails. tests/test_load.py runs a short form of it in CI.
 """
 
@@ -41,8 +41,6 @@ from typing import Any
 
 import httpx
 import uvicorn
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.answers import strip_citations
 from bench import conversations

@@ -1,6 +1,6 @@
 """Indexing throughput and retrieval latency of the embedded store, at 1,000 and 10,000 recipes.
 
-Run: .venv/bin/python bench/local_index.py
+Run: .venv/bin/python -m bench.local_index
 Catalogs of that size are made from the shipped recipes: each copy gets a new id and a title
 and ingredient list mixed from other recipes, so that no two documents are the same. Each
 size is indexed into a fresh SQLite file through the real pipeline (WordLlama embeddings
@@ -13,12 +13,9 @@ from __future__ import annotations
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.filters import RecipeFilters
 from app.indexing import Indexer

@@ -66,7 +66,7 @@ def wait_listening(port: int, process: subprocess.Popen[bytes], timeout: float =
     start = time.perf_counter()
     while time.perf_counter() - start < timeout:
         if process.poll() is not None:
-            raise RuntimeError(f"{process.args} exited with {process.returncode}; see its log")
+            raise RuntimeError(f"{process.args!r} exited with {process.returncode}; see its log")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return time.perf_counter() - start

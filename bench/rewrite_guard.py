@@ -1,6 +1,6 @@
 """How often the rewrite guard sets the local model's rewrite aside, on a set of follow-ups.
 
-Run: .venv/bin/python bench/rewrite_guard.py  (uses LOCAL_LLM_MODEL_PATH or the shipped SmolLM2)
+Run: .venv/bin/python -m bench.rewrite_guard  (uses LOCAL_LLM_MODEL_PATH or the shipped SmolLM2)
 Prints a Markdown table per follow-up and the totals.
 """
 
@@ -8,12 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
 from collections import Counter
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.api_models import Message
 from app.query_rewriter import reformulate

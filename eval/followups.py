@@ -2,7 +2,7 @@
 eval/followups_holdout.jsonl (held out: written by someone else before the resolver, never
 tuned against).
 
-Run: make eval   (or .venv/bin/python eval/followups.py [--rewriter embedded|echo|gold|all])
+Run: make eval   (or .venv/bin/python -m eval.followups [--rewriter embedded|echo|gold|all])
 
 For each case and each rewriter it measures:
 - carry-over: the rewrite names every recipe the follow-up refers to (`carry`), spelled as
@@ -26,7 +26,6 @@ import asyncio
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 import unicodedata
@@ -34,8 +33,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.api_models import Message
 from app.query_rewriter import reformulate

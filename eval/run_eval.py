@@ -1,6 +1,6 @@
 """Retrieval and grounding quality on the labelled queries of eval/queries.jsonl.
 
-Run: make eval   (or .venv/bin/python eval/run_eval.py [--no-llm])
+Run: make eval   (or .venv/bin/python -m eval.run_eval [--no-llm])
 Prints Markdown tables: hit@1, hit@3 and MRR@10 per retrieval mode and category, for our
 retrieval and, in the same run on the same index, a naive baseline (FTS5 over the query's raw
 words OR-ed with plain BM25, the same embedder, RRF k=60, no filters read); for multi-turn
@@ -19,15 +19,12 @@ import asyncio
 import json
 import re
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app import answers
 from app.answer_guard import Named, loops, names_outside

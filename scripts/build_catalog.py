@@ -1,6 +1,6 @@
 """Convert the public-domain recipe Markdown files into our JSON Lines catalog.
 
-    python scripts/build_catalog.py [SOURCE_DIR] [OUTPUT]
+    python -m scripts.build_catalog [SOURCE_DIR] [OUTPUT]
 
 The source files are free-form: times come as "10-15 min", "2h 30min" or "~1.5 hrs", sections
 carry sub-headings, and nothing says whether a dish is vegetarian. The conversion is
@@ -14,8 +14,6 @@ import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.recipes import Recipe, write_catalog
 

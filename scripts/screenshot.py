@@ -1,6 +1,6 @@
 """The README's screenshot: the page as `make run` serves it on the embedded defaults.
 
-Run: .venv/bin/python scripts/screenshot.py  (needs Debian's chromium and the SWA CLI)
+Run: .venv/bin/python -m scripts.screenshot  (needs Debian's chromium and the SWA CLI)
 
 It starts what `make run` starts, on free ports and a scratch copy of the embedded store: the
 local host with no settings at all (SmolLM2-135M in process, WordLlama, SQLite), and the SWA
@@ -15,11 +15,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from playwright.sync_api import expect, sync_playwright
 
-from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_up
+from tests.support import ROOT, SWA, free_port, start, stop, wait_until_up
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"]

@@ -1,4 +1,6 @@
-"""Shared fixtures: the real embedded catalog and embedder, and a scripted LLM.
+"""Shared fixtures: the real embedded catalog and embedder, a scripted LLM, a fake Azure.
+
+The fakes themselves are in tests/support.py.
 
 The LLM is the one part scripted in these tests, so that what the app sends to it and does
 with its reply can be asserted exactly; the end-to-end tests use a real local model.
@@ -7,17 +9,18 @@ with its reply can be asserted exactly; the end-to-end tests use a real local mo
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
-from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Sequence
+import inspect
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from starlette.testclient import TestClient
 
 from app.answer_guard import Named
-from app.providers import ChatStream, ChatTurn, Finish, Usage
+from app.providers.azure_search import AzureSearchIndex
+from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.recipe_names import RecipeNames
 from app.recipes import read_catalog
@@ -31,88 +34,17 @@ from app.services import (
     use_services,
 )
 from app.settings import Settings
-
-Reply = str | Callable[[Sequence[ChatTurn]], str] | Exception
-
-
-class ScriptedChatModel:
-    """An LLM that returns the replies it was given, in order, and records every call."""
-
-    def __init__(self, *replies: Reply) -> None:
-        self.replies = list(replies)
-        self.calls: list[dict[str, Any]] = []
-
-    async def complete(
-        self,
-        messages: Sequence[ChatTurn],
-        *,
-        json_schema: dict[str, Any] | None = None,
-        max_tokens: int,
-        temperature: float | None = None,
-    ) -> str:
-        self.calls.append({"messages": list(messages), "json_schema": json_schema, "max_tokens": max_tokens})
-        if not self.replies:
-            raise AssertionError("the LLM was called more often than the test expected")
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply(messages) if callable(reply) else reply
-
-
-# Only a guard against a test that hangs: a passing test opens the gate at once.
-GATE_GUARD_SECONDS = 30
-
-Script = Sequence[str | Usage | Finish | Exception] | Exception | Callable[[Sequence[ChatTurn]], str]
-
-
-class StreamingScriptedModel(ScriptedChatModel):
-    """The scripted LLM of conftest, which can also stream.
-
-    Each entry of `streams` scripts one answer: its pieces, in order (a `Usage` among them is
-    reported as the provider's token counts, an exception is raised at that point of the
-    stream), or one exception, raised when the answer is asked for, before any piece. With a
-    `Finish("length")` among them reports a reply cut at the token limit; a function of the
-    messages writes its reply a few words a piece. With a
-    `gate`, the stream waits for the test to open it before its first piece.
-    """
-
-    def __init__(self, *replies: Any) -> None:
-        super().__init__(*replies)
-        self.streams: list[Script] = []
-        self.stream_calls: list[dict[str, Any]] = []
-        self.gate: threading.Event | None = None
-        self.pieces_written = 0
-
-    async def stream(
-        self, messages: Sequence[ChatTurn], *, max_tokens: int, temperature: float | None = None
-    ) -> ChatStream:
-        self.stream_calls.append(
-            {"messages": list(messages), "max_tokens": max_tokens, "temperature": temperature}
-        )
-        if not self.streams:
-            raise AssertionError("the LLM streamed more often than the test expected")
-        script = self.streams.pop(0)
-        if isinstance(script, Exception):
-            raise script
-        if callable(script):
-            script = say(script(messages))
-        return ChatStream(self._write(script), "scripted-model")
-
-    async def _write(
-        self, script: Iterable[str | Usage | Finish | Exception]
-    ) -> AsyncGenerator[str | Usage | Finish, None]:
-        if self.gate is not None and not await asyncio.to_thread(self.gate.wait, GATE_GUARD_SECONDS):
-            raise AssertionError("the test never opened the gate")
-        for item in script:
-            if isinstance(item, Exception):
-                raise item
-            if isinstance(item, str):
-                self.pieces_written += 1
-            yield item
-
-
-def model_json(answer: str, *ids: str, title: str = "a title the model made up") -> str:
-    return json.dumps({"answer": answer, "sources": [{"id": i, "title": title} for i in ids]})
+from tests.support import (
+    DOCS,
+    SWA,
+    FakeAzure,
+    Seen,
+    StreamingScriptedModel,
+    free_port,
+    start,
+    stop,
+    wait_until_up,
+)
 
 
 @pytest.fixture(scope="session")
@@ -151,10 +83,62 @@ def llm() -> StreamingScriptedModel:
     return StreamingScriptedModel()
 
 
-def say(text: str) -> list[str]:
-    """A scripted stream of `text`, a few words a piece, as a model writes."""
-    words = text.split(" ")
-    return [" ".join(words[i : i + 3]) + (" " if i + 3 < len(words) else "") for i in range(0, len(words), 3)]
+@pytest.fixture
+async def azure() -> AsyncIterator[FakeAzure]:
+    fake: FakeAzure
+
+    async def handle(request: web.Request) -> web.Response:
+        body = await request.text()
+        path = request.rel_url.path
+        fake.seen.append(Seen(request.method, path, dict(request.headers), body))
+        handler = fake.routes.get((request.method, path))
+        if handler is None and path.startswith(DOCS):  # any single document
+            handler = fake.routes.get((request.method, DOCS + "*"))
+        if handler is not None:
+            response = handler(request, body)
+            return await response if inspect.isawaitable(response) else response
+        if path == "/":  # Cosmos asks for the account's regions first.
+            here = [{"name": "local", "databaseAccountEndpoint": fake.url + "/"}]
+            return web.json_response({"id": "local", "writableLocations": here, "readableLocations": here})
+        if path == "/dbs/recipe-chat/colls/recipes/":
+            return web.json_response(
+                {"id": "recipes", "_rid": "abc=", "partitionKey": {"paths": ["/id"], "kind": "Hash"}}
+            )
+        return web.json_response({"error": {"message": "not found"}}, status=404)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", handle)
+    async with TestServer(app, host="127.0.0.1") as server:
+        fake = FakeAzure(url=str(server.make_url("")).rstrip("/"))
+        yield fake
+
+
+@pytest.fixture
+async def index(azure: FakeAzure) -> AsyncIterator[AzureSearchIndex]:
+    search_index = AzureSearchIndex(azure.settings())
+    yield search_index
+    await search_index.close()
+
+
+@pytest.fixture
+async def store(azure: FakeAzure) -> AsyncIterator[CosmosRecipeStore]:
+    recipe_store = CosmosRecipeStore(azure.settings())
+    yield recipe_store
+    await recipe_store.close()
+
+
+@pytest.fixture(scope="module")
+def site(api: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The SWA CLI serving the page and proxying /api to the module's own `api` fixture (its
+    URL), as `make run` does."""
+    if not SWA.exists():
+        pytest.skip("the SWA CLI is not installed: run `make setup` (npm ci)")
+    port, log = free_port(), tmp_path_factory.mktemp("swa") / "swa.log"
+    command = [str(SWA), "start", "web", "--swa-config-location", ".", "--api-devserver-url", api]
+    swa = start([*command, "--host", "127.0.0.1", "--port", str(port)], log)
+    wait_until_up(f"http://127.0.0.1:{port}/", swa, log)
+    yield f"http://localhost:{port}"
+    stop(swa)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from tests.conftest import GATE_GUARD_SECONDS, Script, StreamingScriptedModel
+from tests.support import GATE_GUARD_SECONDS, Script, StreamingScriptedModel
 
 __all__ = ["GATE_GUARD_SECONDS", "Script", "StreamingScriptedModel"]
 

@@ -16,7 +16,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from tests.test_end_to_end import SWA, free_port, start, stop, wait_until_up
+from tests.support import SWA, free_port, start, stop, wait_until_up
+
+pytestmark = pytest.mark.swa
 
 KEY = "swa-test-admin-key"
 RECIPE = {"id": "intruder-toast", "title": "Toast", "ingredients": ["bread"], "steps": ["Toast."]}

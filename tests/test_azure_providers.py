@@ -6,122 +6,17 @@ whole pipeline and their default async transport, with no network and no Azure a
 
 from __future__ import annotations
 
-import asyncio
-import inspect
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 
 import pytest
 from aiohttp import web
-from aiohttp.test_utils import TestServer
 
 from app.filters import RecipeFilters
 from app.providers import IndexDocument, IndexInfo, SemanticOptions, UpstreamError
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.recipes import Recipe
-from app.settings import Settings
-
-SEARCH_KEY = "search-key-never-shown"
-COSMOS_KEY = "Y29zbW9zLWtleS1uZXZlci1zaG93bg=="  # base64, as Cosmos account keys are
-INDEX = "/indexes('recipes')"
-DOCS = "/dbs/recipe-chat/colls/recipes/docs/"
-
-Handler = Callable[[web.Request, str], web.Response | Awaitable[web.Response]]
-
-
-@dataclass(frozen=True)
-class Seen:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: str
-
-    def json(self) -> dict:
-        return json.loads(self.body)
-
-
-@dataclass
-class FakeAzure:
-    """One server for both services. Tests set a handler per (method, path); Cosmos's account
-    and container reads are answered by default."""
-
-    url: str
-    routes: dict[tuple[str, str], Handler] = field(default_factory=dict)
-    seen: list[Seen] = field(default_factory=list)
-
-    def settings(self, **overrides: object) -> Settings:
-        return Settings(
-            azure_search_endpoint=self.url,
-            azure_search_api_key=SEARCH_KEY,
-            azure_cosmos_endpoint=self.url + "/",
-            azure_cosmos_key=COSMOS_KEY,
-            **overrides,
-        )
-
-    def on(self, method: str, path: str, handler: Handler) -> None:
-        self.routes[(method, path)] = handler
-
-    def requests(self, method: str, path_start: str) -> list[Seen]:
-        return [s for s in self.seen if s.method == method and s.path.startswith(path_start)]
-
-
-def reply(payload: dict, status: int = 200, **headers: str) -> Handler:
-    return lambda request, body: web.json_response(payload, status=status, headers=headers)
-
-
-async def never_answer(request: web.Request, body: str) -> web.Response:
-    await asyncio.Event().wait()
-    raise AssertionError("unreachable")
-
-
-# Left to the SDKs' defaults, a silent service holds a call for 300 s per try, ten tries.
-QUICK_GIVE_UP = {"azure_timeout_seconds": 0.2, "azure_max_retries": 1}
-
-
-@pytest.fixture
-async def azure() -> AsyncIterator[FakeAzure]:
-    fake: FakeAzure
-
-    async def handle(request: web.Request) -> web.Response:
-        body = await request.text()
-        path = request.rel_url.path
-        fake.seen.append(Seen(request.method, path, dict(request.headers), body))
-        handler = fake.routes.get((request.method, path))
-        if handler is None and path.startswith(DOCS):  # any single document
-            handler = fake.routes.get((request.method, DOCS + "*"))
-        if handler is not None:
-            response = handler(request, body)
-            return await response if inspect.isawaitable(response) else response
-        if path == "/":  # Cosmos asks for the account's regions first.
-            here = [{"name": "local", "databaseAccountEndpoint": fake.url + "/"}]
-            return web.json_response({"id": "local", "writableLocations": here, "readableLocations": here})
-        if path == "/dbs/recipe-chat/colls/recipes/":
-            return web.json_response(
-                {"id": "recipes", "_rid": "abc=", "partitionKey": {"paths": ["/id"], "kind": "Hash"}}
-            )
-        return web.json_response({"error": {"message": "not found"}}, status=404)
-
-    app = web.Application()
-    app.router.add_route("*", "/{tail:.*}", handle)
-    async with TestServer(app, host="127.0.0.1") as server:
-        fake = FakeAzure(url=str(server.make_url("")).rstrip("/"))
-        yield fake
-
-
-@pytest.fixture
-async def index(azure: FakeAzure) -> AsyncIterator[AzureSearchIndex]:
-    search_index = AzureSearchIndex(azure.settings())
-    yield search_index
-    await search_index.close()
-
-
-@pytest.fixture
-async def store(azure: FakeAzure) -> AsyncIterator[CosmosRecipeStore]:
-    recipe_store = CosmosRecipeStore(azure.settings())
-    yield recipe_store
-    await recipe_store.close()
+from tests.support import COSMOS_KEY, DOCS, INDEX, QUICK_GIVE_UP, SEARCH_KEY, FakeAzure, never_answer, reply
 
 
 def recipe(recipe_id: str, **fields) -> Recipe:

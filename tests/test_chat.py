@@ -9,8 +9,8 @@ import asyncio
 import pytest
 
 from app.providers import Finish, ModelBusyError
-from tests.conftest import StreamingScriptedModel, say
 from tests.protocol_helpers import server_sent_events
+from tests.support import StreamingScriptedModel, say
 
 DINNER_HISTORY = [
     {"role": "user", "content": "I’m looking for dinner ideas."},

@@ -21,7 +21,7 @@ import pytest
 from app.providers import ContentFilteredError, ModelBusyError, UpstreamError, Usage
 from app.providers.llama_cpp_llm import FAILED, LlamaCppChatModel, bundled_model_path
 from app.providers.openai_clients import ANSWER_FILTERED
-from tests.test_openai_provider import SECRET, Server, chat_model
+from tests.support import SECRET, Server, chat_model
 
 MESSAGES = [{"role": "user", "content": "Dinner?"}]
 CONTENT_FILTERED = "Your message contains content that was flagged by the content filter."
@@ -289,6 +289,7 @@ async def test_a_failure_of_the_embedded_model_mid_stream_is_a_clean_upstream_er
     assert "9000" not in str(raised.value)
 
 
+@pytest.mark.model
 async def test_the_shipped_model_streams_its_answer():
     model = LlamaCppChatModel(bundled_model_path(), context_tokens=1024, threads=None, temperature=0.0)
 

@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 import function_app
 from app.http_api import API_HEADERS
 from app.settings import Settings, get_settings
-from tests.conftest import ScriptedChatModel
+from tests.support import ScriptedChatModel
 
 PROTOCOL = {"messages": [{"role": "user", "content": "Any quick soups?"}]}
 ADMIN_KEY = "edges-admin-key"

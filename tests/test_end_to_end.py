@@ -7,25 +7,19 @@ serves the page and proxies /api to the host, as `make run` does.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from app.providers.llama_cpp_llm import bundled_model_path
+from tests.support import free_port, start, stop, wait_until_up
 
-ROOT = Path(__file__).resolve().parent.parent
-SWA = ROOT / "node_modules" / ".bin" / "swa"
-STARTUP_SECONDS = 120
+# Every test here talks to the shipped model, served by llama.cpp.
+pytestmark = pytest.mark.model
 
 CONVERSATION = [
     {"role": "user", "content": "I’m looking for dinner ideas."},
@@ -34,42 +28,6 @@ CONVERSATION = [
     {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
 ]
 SNIPPET_HEADERS = {"Content-Type": "application/json"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(command: list[str], log: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    # Its own session, so that stopping it also stops whatever it spawned (the SWA CLI's server).
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"{process.args[:3]} exited early:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            httpx.get(url, timeout=2)
-            return
-        except httpx.TransportError:
-            time.sleep(0.3)
-    pytest.fail(f"{url} did not come up in {STARTUP_SECONDS} s:\n{log.read_text(errors='replace')[-3000:]}")
-
-
-def stop(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 @pytest.fixture(scope="module")
@@ -98,18 +56,6 @@ def api(llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     wait_until_up(f"http://127.0.0.1:{port}/api/chat", host, log)
     yield f"http://127.0.0.1:{port}"
     stop(host)
-
-
-@pytest.fixture(scope="module")
-def site(api: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not SWA.exists():
-        pytest.skip("the SWA CLI is not installed: run `make setup` (npm ci)")
-    port, log = free_port(), tmp_path_factory.mktemp("swa") / "swa.log"
-    command = [str(SWA), "start", "web", "--swa-config-location", ".", "--api-devserver-url", api]
-    swa = start([*command, "--host", "127.0.0.1", "--port", str(port)], log)
-    wait_until_up(f"http://127.0.0.1:{port}/", swa, log)
-    yield f"http://localhost:{port}"
-    stop(swa)
 
 
 def reformulate_snippet(base: str) -> httpx.Response:
@@ -149,14 +95,17 @@ def test_chat_through_the_local_host(api: str):
     assert_grounded_answer(chat_snippet(api))
 
 
+@pytest.mark.swa
 def test_reformulate_through_the_static_web_app(site: str):
     assert_standalone_question(reformulate_snippet(site))
 
 
+@pytest.mark.swa
 def test_chat_through_the_static_web_app(site: str):
     assert_grounded_answer(chat_snippet(site))
 
 
+@pytest.mark.swa
 def test_the_static_web_app_serves_the_page(site: str):
     page = httpx.get(f"{site}/", timeout=30)
 
@@ -205,6 +154,7 @@ def test_a_protocol_stream_through_the_local_host(api: str):
     assert_protocol_stream(chunks)
 
 
+@pytest.mark.swa
 def test_a_protocol_stream_through_the_static_web_app_as_server_sent_events(site: str):
     content_type, chunks = protocol_stream(site, accept="text/event-stream")
 

@@ -23,7 +23,7 @@ from app.providers.openai_clients import OpenAIChatModel, create_client
 from app.retrieval import Retriever
 from app.services import Services, use_services
 from app.settings import Settings
-from tests.test_azure_providers import DOCS, INDEX, SEARCH_KEY, FakeAzure, azure, index, reply, store  # noqa: F401
+from tests.support import DOCS, INDEX, SEARCH_KEY, FakeAzure, reply
 
 SECRET = "sk-upstream-secret-never-shown"
 BASE_URL = "http://llm.internal.test/v1"
@@ -278,6 +278,8 @@ class StallsMidStream:
         return ChatStream(parts(), "m")
 
 
+# Slow: each takes about 40 s, though its deadline is 1 s (the stalled stream's end is waited for).
+@pytest.mark.slow
 @pytest.mark.parametrize("accept", ["application/json", "text/event-stream"])
 def test_a_stream_past_its_deadline_ends_with_an_error_event(
     client, retriever, monkeypatch, caplog, accept, cloud
@@ -330,7 +332,7 @@ def over_azure(search_index: Any, recipe_store: Any) -> Services:
 
 
 @pytest.mark.parametrize("status", [403, 500, 503])
-async def test_a_failing_search_service_is_a_clean_5xx(azure: FakeAzure, index, store, caplog, status):  # noqa: F811
+async def test_a_failing_search_service_is_a_clean_5xx(azure: FakeAzure, index, store, caplog, status):
     caplog.set_level(logging.INFO)
     azure.on(
         "POST", f"{INDEX}/docs/search.post.search", reply({"error": {"message": f"key {SEARCH_KEY}"}}, status)
@@ -343,7 +345,7 @@ async def test_a_failing_search_service_is_a_clean_5xx(azure: FakeAzure, index, 
     assert response.headers["x-request-id"]
 
 
-async def test_a_failing_recipe_store_is_a_clean_502(azure: FakeAzure, index, store, caplog):  # noqa: F811
+async def test_a_failing_recipe_store_is_a_clean_502(azure: FakeAzure, index, store, caplog):
     azure.on(
         "POST",
         f"{INDEX}/docs/search.post.search",

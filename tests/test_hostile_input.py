@@ -24,8 +24,8 @@ from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index, use_services
 from app.settings import Settings
-from tests.conftest import ScriptedChatModel, model_json
 from tests.protocol_helpers import StreamingScriptedModel
+from tests.support import ScriptedChatModel, model_json
 
 Body = Callable[[Any], Any]
 

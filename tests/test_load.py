@@ -25,6 +25,7 @@ from bench.load import (
 )
 
 
+@pytest.mark.slow
 def test_fifty_clients_at_once_lose_no_request_and_leave_no_connection_open(tmp_path: Path):
     result = run_load(requests=600, clients=50, work=tmp_path)
 

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import httpx
@@ -14,9 +13,9 @@ import pytest
 from app.providers import UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder, create_client
 from app.settings import Settings
+from tests.support import SECRET, Server, chat_model, openai_settings
 
 SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
-SECRET = "sk-test-secret-never-shown"
 
 
 def completion(content: str) -> dict:
@@ -29,39 +28,6 @@ def completion(content: str) -> dict:
             {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
         ],
     }
-
-
-class Server:
-    """Answers every request with `respond` and keeps the requests for the test to read."""
-
-    def __init__(self, respond: Callable[[httpx.Request], httpx.Response]) -> None:
-        self.requests: list[httpx.Request] = []
-        self._respond = respond
-
-    def __call__(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        return self._respond(request)
-
-    def client(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(transport=httpx.MockTransport(self))
-
-    def body(self, index: int = -1) -> dict:
-        return json.loads(self.requests[index].content)
-
-
-def openai_settings(**overrides) -> Settings:
-    values = {"openai_base_url": "http://llm.test/v1", "openai_api_key": SECRET, "llm_max_retries": 0}
-    return Settings(**(values | overrides))
-
-
-def chat_model(server: Server, **overrides) -> OpenAIChatModel:
-    settings = openai_settings(**overrides)
-    return OpenAIChatModel(
-        create_client(settings, server.client()),
-        "smollm2",
-        response_format_mode=settings.llm_response_format,
-        temperature=settings.llm_temperature,
-    )
 
 
 async def test_a_completion_sends_the_messages_and_returns_the_reply_text():

@@ -30,7 +30,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tests.test_end_to_end import ROOT, SWA, free_port, start, stop, wait_until_up
+from tests.support import ROOT, SWA, free_port, start, stop, wait_until_up
+
+# The page in chromium, served by the SWA CLI as `make run` does.
+pytestmark = [pytest.mark.browser, pytest.mark.swa]
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]

@@ -18,7 +18,7 @@ from app.query_filters import read_question
 from app.retrieval import Retriever
 from app.services import Services, use_services
 from tests.any_model import AnswersAnything
-from tests.conftest import ScriptedChatModel
+from tests.support import ScriptedChatModel
 
 # Letters that case-insensitive matching took for a-z: they fold to the letter meant.
 FOLDED = [

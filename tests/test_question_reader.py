@@ -8,7 +8,7 @@ from app.filters import RecipeFilters
 from app.query_filters import READING_SCHEMA, ModelReader, RuleReader
 from app.services import question_reader
 from app.settings import Settings
-from tests.conftest import ScriptedChatModel
+from tests.support import ScriptedChatModel
 
 
 def reading(search_text: str, **fields) -> str:

@@ -19,7 +19,6 @@ import uvicorn
 
 from app.retrieval import Retriever
 from app.services import Services, use_services
-from tests import test_end_to_end
 from tests.protocol_helpers import (
     GATE_GUARD_SECONDS,
     StreamingScriptedModel,
@@ -27,11 +26,7 @@ from tests.protocol_helpers import (
     json_lines,
     server_sent_events,
 )
-from tests.test_end_to_end import free_port
-
-# The end-to-end tests' SWA CLI fixture, here in front of this module's own `api`: a
-# fixture's own fixtures are looked up from the test that asks for it.
-swa_cli = test_end_to_end.site
+from tests.support import free_port
 
 # Shorter than the model's own guard, so that a held-back stream fails here, clearly.
 READ_TIMEOUT = GATE_GUARD_SECONDS - 10
@@ -101,11 +96,13 @@ def test_the_local_host_sends_the_context_line_before_the_model_writes(api, mode
     assert_answer_after_context(read_in_order(api, model, accept=None))
 
 
-def test_server_sent_events_pass_the_static_web_app_as_they_are_written(swa_cli, model):
-    assert_answer_after_context(read_in_order(swa_cli, model, accept="text/event-stream"))
+@pytest.mark.swa
+def test_server_sent_events_pass_the_static_web_app_as_they_are_written(site, model):
+    assert_answer_after_context(read_in_order(site, model, accept="text/event-stream"))
 
 
-def test_json_lines_pass_the_static_web_app_cli_as_they_are_written(swa_cli, model):
+@pytest.mark.swa
+def test_json_lines_pass_the_static_web_app_cli_as_they_are_written(site, model):
     # The local CLI passes JSON lines through; the Azure service is reported to buffer them,
     # which is why the event-stream framing exists (see the README).
-    assert_answer_after_context(read_in_order(swa_cli, model, accept=None))
+    assert_answer_after_context(read_in_order(site, model, accept=None))

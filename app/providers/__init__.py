@@ -8,7 +8,7 @@ deployment never loads the local model and a local run never imports the Azure S
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
@@ -76,7 +76,7 @@ class ChatStream:
         self.finish_reason: str | None = None
         self._parts = parts
 
-    async def __aiter__(self) -> AsyncIterator[str]:
+    async def __aiter__(self) -> AsyncGenerator[str, None]:
         # Leaving the loop early (the client went away) closes the provider's generator too,
         # so that the model stops writing for nobody and frees its connection or its lock.
         async with contextlib.aclosing(self._parts):

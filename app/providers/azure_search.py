@@ -67,20 +67,21 @@ def index_definition(name: str, info: IndexInfo) -> Any:
     )
 
     fields = [
-        SimpleField(name="id", type=SearchFieldDataType.String, key=True, filterable=True),
+        SimpleField(name="id", type=SearchFieldDataType.STRING, key=True, filterable=True),
         SearchableField(name="title", analyzer_name="en.microsoft"),
         SearchableField(name="description", analyzer_name="en.microsoft"),
         SearchableField(name="ingredients", collection=True, analyzer_name="en.microsoft"),
         SearchableField(name="tags", collection=True, filterable=True, facetable=True),
         *(
-            SimpleField(name=flag, type=SearchFieldDataType.Boolean, filterable=True, facetable=True)
+            SimpleField(name=flag, type=SearchFieldDataType.BOOLEAN, filterable=True, facetable=True)
             for flag in DIET_FLAGS
         ),
-        SimpleField(name="total_minutes", type=SearchFieldDataType.Int32, filterable=True, sortable=True),
-        SimpleField(name="content_hash", type=SearchFieldDataType.String),
+        SimpleField(name="total_minutes", type=SearchFieldDataType.INT32, filterable=True, sortable=True),
+        SimpleField(name="content_hash", type=SearchFieldDataType.STRING),
         SearchField(
             name=VECTOR_FIELD,
-            type=SearchFieldDataType.Collection(SearchFieldDataType.Single),
+            # The SDK adds `Collection` at run time (indexes/models/_patch.py); its types omit it.
+            type=SearchFieldDataType.Collection(SearchFieldDataType.SINGLE),  # type: ignore[operator]
             searchable=True,
             vector_search_dimensions=info.dimensions,
             vector_search_profile_name=VECTOR_PROFILE,
@@ -156,7 +157,8 @@ def azure_failure(error: Exception, service: str) -> UpstreamError:
     status = getattr(error, "status_code", None)
     retry_after = None
     if isinstance(error, HttpResponseError) and error.response is not None:
-        retry_after = retry_after_seconds(error.response.headers.get("Retry-After"))
+        # Every HttpResponse has headers; the SDK's common base type does not declare them.
+        retry_after = retry_after_seconds(error.response.headers.get("Retry-After"))  # type: ignore[attr-defined]
     transient = status in (408, 429, 500, 502, 503, 504) or isinstance(
         error, ServiceRequestError | ServiceResponseError
     )
@@ -192,16 +194,16 @@ class AzureSearchIndex:
         semantic: SemanticOptions = NO_SEMANTIC,
     ) -> list[SearchHit]:
         from azure.core.exceptions import AzureError
-        from azure.search.documents.models import VectorizedQuery
+        from azure.search.documents.models import VectorizedQuery, VectorQuery
 
         # The semantic ranker reranks by the search text, and captions come only with it.
         ranked = semantic.ranker and text is not None
-        semantic_query = {
+        semantic_query: dict[str, Any] = {
             "query_type": "semantic",
             "semantic_configuration_name": SEMANTIC_CONFIG,
             "query_caption": "extractive" if semantic.captions else None,
         }
-        queries = []
+        queries: list[VectorQuery] = []
         if vector is not None:
             queries.append(
                 VectorizedQuery(

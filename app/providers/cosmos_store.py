@@ -73,7 +73,8 @@ class CosmosRecipeStore:
         found: dict[str, str] = {}
         try:
             for start in range(0, len(ids), 500):
-                parameters = [{"name": "@ids", "value": list(ids[start : start + 500])}]
+                chunk = list(ids[start : start + 500])
+                parameters: list[dict[str, object]] = [{"name": "@ids", "value": chunk}]
                 async for row in self._container.query_items(query, parameters=parameters):
                     if row.get("content_hash"):
                         found[row["id"]] = row["content_hash"]

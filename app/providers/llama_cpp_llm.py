@@ -12,11 +12,14 @@ import importlib.util
 import logging
 import os
 import threading
-from collections.abc import AsyncGenerator, Iterator, Sequence
+from collections.abc import AsyncGenerator, Generator, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from app.providers import ChatStream, ChatTurn, Finish, ModelBusyError, UpstreamError
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_types import CreateChatCompletionStreamResponse
 
 log = logging.getLogger(__name__)
 
@@ -149,16 +152,21 @@ class LlamaCppChatModel:
             stop.set()
 
     def _pieces(self, kwargs: dict[str, Any], stop: threading.Event) -> Iterator[str | Finish]:
-        chunks = self._llama.create_chat_completion(**kwargs)
+        # With `stream` in kwargs llama.cpp returns a generator of chunks, which its types
+        # (a response or an iterator, by the argument's value) cannot tell from a dict.
+        chunks = cast(
+            "Generator[CreateChatCompletionStreamResponse, None, None]",
+            self._llama.create_chat_completion(**kwargs),
+        )
         try:
-            for chunk in chunks:  # type: ignore[union-attr]
+            for chunk in chunks:
                 if stop.is_set():
                     return
                 choice = chunk["choices"][0]
-                content = choice["delta"].get("content")
-                if content:
+                content = choice["delta"].get("content")  # a string, or none in the last chunk
+                if isinstance(content, str) and content:
                     yield content
                 if reason := choice.get("finish_reason"):
                     yield Finish(reason)
         finally:
-            chunks.close()  # type: ignore[union-attr]
+            chunks.close()

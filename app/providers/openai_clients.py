@@ -24,7 +24,7 @@ from app.settings import Settings
 
 if TYPE_CHECKING:
     import httpx
-    from openai import AsyncOpenAI, AsyncStream
+    from openai import AsyncOpenAI, AsyncStream, RequestOptions
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def response_format(mode: str, schema: dict[str, Any]) -> dict[str, Any] | None:
 # to an answer): CPU on the event loop for fields never read. With `cast_to=object` the replies
 # stay the JSON the server sent. The options are those `create` sends: API-key auth only.
 CHAT_PATH = "/chat/completions"
-CHAT_OPTIONS: dict[str, Any] = {"security": {"bearer_auth": True}}
+CHAT_OPTIONS: RequestOptions = {"security": {"bearer_auth": True}}
 # The body's keys in the order in which `create` writes them, so that the bytes sent are the same.
 BODY_ORDER = ("model", "stream", "messages", "max_tokens", "response_format", "stream_options", "temperature")
 

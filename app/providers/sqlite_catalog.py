@@ -250,8 +250,13 @@ class SqliteSearchIndex:
             for doc in documents:
                 recipe = doc.recipe
                 unit = _unit(np.asarray(doc.vector, dtype=np.float32))
-                values = (recipe.id, doc.content_hash, unit.tobytes())
-                values += (*(getattr(recipe, flag) for flag in DIET_FLAGS), recipe.total_minutes)
+                values = (
+                    recipe.id,
+                    doc.content_hash,
+                    unit.tobytes(),
+                    *(getattr(recipe, flag) for flag in DIET_FLAGS),
+                    recipe.total_minutes,
+                )
                 (rowid,) = db.execute(UPSERT_DOC, values).fetchone()
                 db.execute("DELETE FROM recipes_fts WHERE rowid = ?", (rowid,))
                 db.execute(
