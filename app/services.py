@@ -16,6 +16,8 @@ from app.retrieval import Retriever
 from app.settings import Settings
 
 if TYPE_CHECKING:
+    from openai import AsyncOpenAI
+
     from app.providers.sqlite_catalog import SqliteDatabase
 
 log = logging.getLogger(__name__)
@@ -39,8 +41,10 @@ class Services:
         )
 
 
-def chat_model(settings: Settings) -> ChatModel:
-    if settings.uses_azure_openai or settings.uses_openai_compatible:
+def chat_model(settings: Settings, client: AsyncOpenAI | None = None) -> ChatModel:
+    """The chat model; on Azure OpenAI or an OpenAI-compatible server through `client`, the
+    process's one client, when the caller has it."""
+    if settings.uses_cloud_llm:
         from app.providers.openai_clients import OpenAIChatModel, create_client
 
         model = (
@@ -53,7 +57,7 @@ def chat_model(settings: Settings) -> ChatModel:
                 "Set AZURE_OPENAI_CHAT_DEPLOYMENT or OPENAI_CHAT_MODEL to name the chat model."
             )
         return OpenAIChatModel(
-            create_client(settings),
+            client or create_client(settings),
             model,
             response_format_mode=settings.llm_response_format,
             temperature=settings.llm_temperature,
@@ -69,13 +73,13 @@ def chat_model(settings: Settings) -> ChatModel:
     )
 
 
-def embedder(settings: Settings) -> Embedder:
+def embedder(settings: Settings, client: AsyncOpenAI | None = None) -> Embedder:
     azure_model = settings.uses_azure_openai and settings.azure_openai_embedding_deployment
     openai_model = settings.uses_openai_compatible and settings.openai_embedding_model
     if azure_model or openai_model:
         from app.providers.openai_clients import OpenAIEmbedder, create_client
 
-        return OpenAIEmbedder(create_client(settings), azure_model or openai_model or "")
+        return OpenAIEmbedder(client or create_client(settings), azure_model or openai_model or "")
     from app.providers.wordllama_embedder import WordLlamaEmbedder
 
     return WordLlamaEmbedder()
@@ -141,17 +145,26 @@ def question_reader(settings: Settings, llm: ChatModel | None) -> QuestionReader
     return RuleReader()
 
 
-def build_retriever(settings: Settings, llm: ChatModel | None = None) -> Retriever:
+def build_retriever(
+    settings: Settings, llm: ChatModel | None = None, client: AsyncOpenAI | None = None
+) -> Retriever:
     local = None
     if not (settings.azure_search_endpoint and settings.azure_cosmos_endpoint):
         local = open_local_database(settings)
     index, store = search_index(settings, local), recipe_store(settings, local)
-    return Retriever(embedder(settings), index, store, question_reader(settings, llm))
+    return Retriever(embedder(settings, client), index, store, question_reader(settings, llm))
 
 
 async def build_services(settings: Settings) -> Services:
-    llm = chat_model(settings)
-    retriever = build_retriever(settings, llm)
+    # One client, and so one connection pool and one credential, for the chat model and
+    # the embedder.
+    client = None
+    if settings.uses_cloud_llm:
+        from app.providers.openai_clients import create_client
+
+        client = create_client(settings)
+    llm = chat_model(settings, client)
+    retriever = build_retriever(settings, llm, client)
     await load_sample_catalog(settings, retriever)
     return Services(llm, retriever)
 

@@ -67,6 +67,8 @@ async def test_azure_settings_select_every_cloud_provider(no_env, tmp_path):
     assert isinstance(services.retriever.index, AzureSearchIndex)
     assert isinstance(services.retriever.store, CosmosRecipeStore)
     assert not settings.local_db_path.exists()
+    # One client, one connection pool and one credential, for the chat model and the embedder.
+    assert services.llm._client is services.retriever.embedder._client
 
 
 async def test_a_chat_model_must_be_named(no_env, tmp_path):

@@ -1,7 +1,7 @@
 """Azure OpenAI or any OpenAI-compatible server, through the async `openai` SDK.
 
-One client per process, created on first use and shared by the chat model and the
-embedder, so that every request reuses the same connection pool.
+`app/services.py` creates one client per process and shares it between the chat model and
+the embedder, so that every request reuses the same connection pool and credential.
 """
 
 from __future__ import annotations
