@@ -45,7 +45,7 @@ from app.services import (
     use_services,
 )
 from app.settings import Settings
-from tests.any_model import AnswersAnything
+from tests.support import AnswersAnything
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "150"))
 # A response slower than this is a hang: the fake model answers at once, so a real request

@@ -26,7 +26,7 @@ from app.recipes import MAX_DESCRIPTION_CHARS
 from app.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index, use_services
 from app.settings import Settings
-from tests.any_model import AnswersAnything
+from tests.support import AnswersAnything
 
 KEY = "catalog-load-test-key"
 MARK = "zzcatalogmark"  # in every catalog recipe's text, never in a question

@@ -29,7 +29,7 @@ from starlette.testclient import TestClient
 
 from app.retrieval import Retriever
 from app.services import Services, use_services
-from tests.any_model import AnswersAnything
+from tests.support import AnswersAnything
 
 EXAMPLES = int(os.environ.get("LANGUAGE_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(

@@ -17,8 +17,7 @@ from app.filters import RecipeFilters
 from app.query_filters import read_question
 from app.retrieval import Retriever
 from app.services import Services, use_services
-from tests.any_model import AnswersAnything
-from tests.support import ScriptedChatModel
+from tests.support import AnswersAnything, ScriptedChatModel
 
 # Letters that case-insensitive matching took for a-z: they fold to the letter meant.
 FOLDED = [
