@@ -10,8 +10,10 @@ from __future__ import annotations
 import azure.functions as func
 from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Response
 
-from app import answers, chat_protocol, openapi, query_rewriter, recipe_api
-from app.api_models import (
+from app.chat import answers
+from app.chat.rewrite import reformulate
+from app.http import openapi
+from app.http.bodies import (
     ChatRequest,
     ChatResponse,
     ReformulateResponse,
@@ -20,9 +22,11 @@ from app.api_models import (
     RetrieveResponse,
     Source,
 )
-from app.chat_body import read_chat_body
-from app.http_api import api_endpoint, json_endpoint, require_admin
-from app.indexing import IndexingReport
+from app.http.chat_body import read_chat_body
+from app.http.edge import api_endpoint, json_endpoint, require_admin
+from app.indexing import routes
+from app.indexing.pipeline import IndexingReport
+from app.protocol import chat_protocol
 from app.recipes import Recipe
 from app.services import Services, get_services
 from app.settings import get_settings
@@ -35,9 +39,7 @@ settings = get_settings()
 async def chat_reformulate(req: Request) -> Response:
     async def run(body: ChatRequest, services: Services) -> ReformulateResponse:
         catalog = services.retriever.catalog
-        rewrite = await query_rewriter.reformulate(
-            services.llm, body.userMessage, body.conversation, settings, catalog
-        )
+        rewrite = await reformulate(services.llm, body.userMessage, body.conversation, settings, catalog)
         titles = (await catalog.names.get()).titles
         return ReformulateResponse(
             question=rewrite.question,
@@ -57,7 +59,7 @@ async def chat(req: Request) -> Response:
         body = await read_chat_body(req, settings)
         services = await get_services(settings)
         event_stream = chat_protocol.wants_event_stream(req.headers.get("accept", ""))
-        # One answer pipeline (app/answers.py) for both bodies; only the shapes differ.
+        # One answer pipeline (app/chat/answers.py) for both bodies; only the shapes differ.
         if isinstance(body, ChatRequest):
             started = await answers.start_app_answer(
                 services.llm,
@@ -103,7 +105,7 @@ async def retrieve(req: Request) -> Response:
 @app.route(route="recipes/{id}", methods=[func.HttpMethod.GET])
 async def get_recipe(req: Request) -> Response:
     async def run() -> Recipe:
-        return await recipe_api.get_recipe(await get_services(settings), req.path_params["id"])
+        return await routes.get_recipe(await get_services(settings), req.path_params["id"])
 
     return await api_endpoint(req, run)
 
@@ -115,7 +117,7 @@ async def get_recipe(req: Request) -> Response:
 async def index_recipes(req: Request) -> Response:
     async def run() -> IndexingReport:
         require_admin(req, settings)
-        return await recipe_api.index_catalog(req, await get_services(settings), settings)
+        return await routes.index_catalog(req, await get_services(settings), settings)
 
     # No deadline: cutting a catalog load short would leave it half written; it is an admin
     # call, bounded by the embedding retries and host.json's functionTimeout.
@@ -126,14 +128,14 @@ async def index_recipes(req: Request) -> Response:
 async def delete_recipe(req: Request) -> Response:
     async def run() -> IndexingReport:
         require_admin(req, settings)
-        return await recipe_api.delete_recipe(await get_services(settings), req.path_params["id"])
+        return await routes.delete_recipe(await get_services(settings), req.path_params["id"])
 
     return await api_endpoint(req, run)
 
 
 @app.route(route="openapi.json", methods=[func.HttpMethod.GET])
 async def openapi_document(req: Request) -> Response:
-    """The OpenAPI 3.1 document of these functions, generated from the models (app/openapi.py)."""
+    """The OpenAPI 3.1 document of these functions, generated from the models (app/http/openapi.py)."""
 
     async def run() -> Response:
         return JSONResponse(openapi.document())

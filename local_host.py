@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from app.http_api import error_response, request_id_of, with_api_headers
+from app.http.edge import error_response, request_id_of, with_api_headers
 
 HERE = Path(__file__).resolve().parent
 

@@ -16,7 +16,7 @@ import logging
 import sys
 from pathlib import Path
 
-from app.indexing import Indexer, IndexingOptions, IndexingReport, read_items
+from app.indexing.pipeline import Indexer, IndexingOptions, IndexingReport, read_items
 from app.providers import UpstreamError
 from app.services import build_retriever
 from app.settings import get_settings

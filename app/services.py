@@ -7,12 +7,12 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from app.answer_guard import Named
-from app.indexing import Indexer, IndexingOptions
+from app.chat.answer_guard import Named
+from app.indexing.pipeline import Indexer, IndexingOptions
 from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
-from app.query_filters import ModelReader, QuestionReader, RuleReader
 from app.recipes import read_catalog
-from app.retrieval import Retriever
+from app.search.question_reader import ModelReader, QuestionReader, RuleReader
+from app.search.retrieval import Retriever
 from app.settings import Settings
 
 if TYPE_CHECKING:

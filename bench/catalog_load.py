@@ -24,7 +24,7 @@ from pydantic import SecretStr
 import function_app
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.recipes import MAX_DESCRIPTION_CHARS, MAX_LINE_CHARS, MAX_LINES, MAX_TITLE_CHARS
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index, use_services
 from app.settings import Settings
 from bench.processes import memory_mb

@@ -30,8 +30,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from app.answers import ANSWER_MAX_TOKENS, prompt_recipe
-from app.retrieval import Retriever
+from app.chat.answers import ANSWER_MAX_TOKENS, prompt_recipe
+from app.search.retrieval import Retriever
 from app.services import build_retriever
 from app.settings import get_settings
 

@@ -42,7 +42,7 @@ from typing import Any
 import httpx
 import uvicorn
 
-from app.answers import strip_citations
+from app.chat.answers import strip_citations
 from bench import conversations
 from bench.fake_openai import answer_words
 from bench.processes import (

@@ -17,12 +17,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from app.filters import RecipeFilters
-from app.indexing import Indexer
+from app.indexing.pipeline import Indexer
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.recipes import Recipe, read_catalog
-from app.retrieval import Retriever
+from app.search.filters import RecipeFilters
+from app.search.retrieval import Retriever
 from app.settings import Settings
 
 SIZES = (1_000, 10_000)

@@ -12,8 +12,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from app.api_models import Message
-from app.query_rewriter import reformulate
+from app.chat.rewrite import reformulate
+from app.http.bodies import Message
 from app.services import chat_model
 from app.settings import Settings
 

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.api_models import Message
-from app.query_rewriter import reformulate
-from app.retrieval import Retriever
+from app.chat.rewrite import reformulate
+from app.http.bodies import Message
+from app.search.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
 

@@ -26,16 +26,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app import answers
-from app.answer_guard import Named, loops, names_outside
-from app.api_models import Message
-from app.chat_protocol import ChatProtocolRequest
+from app.chat import answers
+from app.chat.answer_guard import Named, loops, names_outside
+from app.chat.recipe_names import RecipeNames
+from app.chat.rewrite import reformulate
+from app.http.bodies import Message
+from app.protocol.chat_protocol import ChatProtocolRequest
 from app.providers import ChatModel
-from app.query_rewriter import reformulate
-from app.ranking import reciprocal_rank_fusion
-from app.recipe_names import RecipeNames
 from app.recipes import Recipe, read_catalog
-from app.retrieval import Retriever
+from app.search.ranking import reciprocal_rank_fusion
+from app.search.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
 

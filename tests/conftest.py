@@ -18,13 +18,13 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from starlette.testclient import TestClient
 
-from app.answer_guard import Named
+from app.chat.answer_guard import Named
+from app.chat.recipe_names import RecipeNames
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.wordllama_embedder import WordLlamaEmbedder
-from app.recipe_names import RecipeNames
 from app.recipes import read_catalog
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import (
     Services,
     load_sample_catalog,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from app.answer_guard import AnswerGuard, guard_text
-from app.data_answers import compose, key_ingredients
-from app.recipe_names import RecipeNames
+from app.chat.answer_guard import AnswerGuard, guard_text
+from app.chat.data_answers import compose, key_ingredients
+from app.chat.recipe_names import RecipeNames
 from app.recipes import Recipe
 
 

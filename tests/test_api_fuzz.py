@@ -33,9 +33,9 @@ from schemathesis.checks import (
 )
 
 import function_app
-from app.openapi import OPERATIONS
+from app.http.openapi import OPERATIONS
 from app.providers.wordllama_embedder import WordLlamaEmbedder
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import (
     Services,
     load_sample_catalog,

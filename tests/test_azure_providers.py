@@ -11,11 +11,11 @@ import json
 import pytest
 from aiohttp import web
 
-from app.filters import RecipeFilters
 from app.providers import IndexDocument, IndexInfo, SemanticOptions, UpstreamError
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.recipes import Recipe
+from app.search.filters import RecipeFilters
 from tests.support import COSMOS_KEY, DOCS, INDEX, QUICK_GIVE_UP, SEARCH_KEY, FakeAzure, never_answer, reply
 
 

@@ -1,5 +1,5 @@
 """POST /api/chat with the app's own body: retrieve the top recipes for a standalone question,
-answer from them through the one answer pipeline (app/answers.py), and shape
+answer from them through the one answer pipeline (app/chat/answers.py), and shape
 `{"answer", "sources"}`, or its server-sent events when asked for."""
 
 from __future__ import annotations

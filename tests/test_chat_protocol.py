@@ -13,11 +13,11 @@ import pytest
 from starlette.testclient import TestClient
 
 import function_app
-from app.chat_protocol import JSON_LINES
-from app.filters import NO_FILTERS
+from app.protocol.chat_protocol import JSON_LINES
 from app.providers import NO_SEMANTIC, ContentFilteredError, SearchHit, SemanticOptions, UpstreamError, Usage
 from app.recipes import read_catalog
-from app.retrieval import Retriever
+from app.search.filters import NO_FILTERS
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from tests.protocol_helpers import StreamingScriptedModel, answer_text, json_lines, server_sent_events
 

@@ -6,8 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from app.citations import CitationFilter, check_citations
-from app.followups import FollowupSplitter
+from app.chat.citations import CitationFilter, check_citations
+from app.chat.followups import FollowupSplitter
 
 RETRIEVED = ["mushroom-risotto", "mushroom-sauce"]
 

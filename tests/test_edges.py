@@ -15,7 +15,7 @@ from pydantic import SecretStr
 from starlette.testclient import TestClient
 
 import function_app
-from app.http_api import API_HEADERS
+from app.http.edge import API_HEADERS
 from app.settings import Settings, get_settings
 from tests.support import ScriptedChatModel
 
@@ -109,7 +109,7 @@ async def call_with_body(
 def quick_body_deadline(monkeypatch: pytest.MonkeyPatch) -> Settings:
     fast = get_settings().model_copy(update={"body_read_seconds": 0.2, "admin_key": SecretStr("k")})
     monkeypatch.setattr(function_app, "settings", fast)
-    monkeypatch.setattr("app.http_api.get_settings", lambda: fast)
+    monkeypatch.setattr("app.http.edge.get_settings", lambda: fast)
     return fast
 
 
@@ -278,7 +278,7 @@ def test_strict_still_takes_an_array_for_a_list_and_null_where_it_may_be(client:
 @pytest.fixture
 def hostile_store_client(tmp_path: Path, embedder: Any) -> Any:
     """The app on an empty scratch store, so that indexing writes nowhere other tests read."""
-    from app.retrieval import Retriever
+    from app.search.retrieval import Retriever
     from app.services import Services, open_local_database, recipe_store, search_index, use_services
     from local_host import create_app
 

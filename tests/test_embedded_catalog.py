@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from app.filters import RecipeFilters
 from app.providers import IndexDocument, IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
-from app.ranking import reciprocal_rank_fusion
 from app.recipes import Recipe, read_catalog
-from app.retrieval import Retriever
+from app.search.filters import RecipeFilters
+from app.search.ranking import reciprocal_rank_fusion
+from app.search.retrieval import Retriever
 from app.services import load_sample_catalog
 from app.settings import Settings
 

@@ -20,7 +20,7 @@ import pytest
 import function_app
 from app.providers import ChatStream, UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, create_client
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from app.settings import Settings
 from tests.support import DOCS, INDEX, SEARCH_KEY, FakeAzure, reply

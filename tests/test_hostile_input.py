@@ -18,10 +18,10 @@ from pydantic import SecretStr
 from starlette.testclient import TestClient
 
 import function_app
-from app.indexing import IndexingOptions
+from app.indexing.pipeline import IndexingOptions
 from app.providers import ChatTurn
 from app.providers.wordllama_embedder import WordLlamaEmbedder
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index, use_services
 from app.settings import Settings
 from tests.protocol_helpers import StreamingScriptedModel
@@ -297,7 +297,8 @@ def test_a_recipe_that_says_ignore_your_rules_changes_no_rule(injected_store, cl
 def test_the_check_has_teeth_a_recipe_after_the_rules_would_win(injected_store, monkeypatch, cloud):
     """The same model and recipe, with the prompt's two halves swapped: the recipe wins.
     So the test above fails if the answer prompt ever put the recipes after its rules."""
-    from app import answers, prompts
+    from app import prompts
+    from app.chat import answers
 
     original = prompts.prompt("answer_system")
     head, rules = original.split(RULES_HEADING)

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from app.filters import NO_FILTERS
-from app.indexing import Indexer, IndexingOptions, InvalidItem, read_items
+from app.indexing.pipeline import Indexer, IndexingOptions, InvalidItem, read_items
 from app.providers import IndexDocument, IndexIncompatibleError, IndexInfo, UpstreamError
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
 from app.recipes import Recipe
-from app.retrieval import Retriever
+from app.search.filters import NO_FILTERS
+from app.search.retrieval import Retriever
 
 
 def raw(recipe_id: str, title: str = "", **fields) -> dict:

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from tests.support import AnswersAnything
 
@@ -366,8 +366,8 @@ def test_chat_with_the_protocols_body(
 def test_the_question_reader_alone(q: str):
     """The reader itself, many more cases a second: it returns, and every filter it keeps is
     one the filters take."""
-    from app.filters import RecipeFilters
-    from app.query_filters import read_question
+    from app.search.filters import RecipeFilters
+    from app.search.question_reader import read_question
 
     read = read_question(q)
     assert read.text.strip()

@@ -3,7 +3,7 @@ solved by construction. Any other question searches as before."""
 
 from __future__ import annotations
 
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index
 from app.settings import Settings
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import function_app
-from app.api_models import ChatAnswerEnd, ChatDelta
-from app.openapi import OPERATIONS, document
-from app.protocol_responses import ChatCompletion, ChatCompletionChunk
+from app.http.bodies import ChatAnswerEnd, ChatDelta
+from app.http.openapi import OPERATIONS, document
+from app.protocol.responses import ChatCompletion, ChatCompletionChunk
 from local_host import registered_functions, route_prefix
 from tests.protocol_helpers import StreamingScriptedModel, json_lines, server_sent_events
 

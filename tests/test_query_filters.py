@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.filters import RecipeFilters
-from app.query_filters import read_question
 from app.recipes import Recipe
+from app.search.filters import RecipeFilters
+from app.search.question_reader import read_question
 
 
 @pytest.mark.parametrize(

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 from starlette.testclient import TestClient
 
-from app.filters import RecipeFilters
-from app.query_filters import read_question
-from app.retrieval import Retriever
+from app.search.filters import RecipeFilters
+from app.search.question_reader import read_question
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from tests.support import AnswersAnything, ScriptedChatModel
 

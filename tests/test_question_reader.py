@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from app.filters import RecipeFilters
-from app.query_filters import READING_SCHEMA, ModelReader, RuleReader
+from app.search.filters import RecipeFilters
+from app.search.question_reader import READING_SCHEMA, ModelReader, RuleReader
 from app.services import question_reader
 from app.settings import Settings
 from tests.support import ScriptedChatModel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.recipe_names import CatalogNames, RecipeNames
+from app.chat.recipe_names import CatalogNames, RecipeNames
 
 TITLES = {
     "stroganoff": "Beef Stroganoff",

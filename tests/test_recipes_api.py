@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 import function_app
 from app.providers import IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 
 TEST_ADMIN_KEY = "recipes-api-test-key"

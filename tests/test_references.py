@@ -11,10 +11,10 @@ from functools import cache
 
 import pytest
 
-from app.api_models import Message
-from app.recipe_names import RecipeNames
+from app.chat.recipe_names import RecipeNames
+from app.chat.references import Resolution, Resolver
+from app.http.bodies import Message
 from app.recipes import Recipe, read_catalog
-from app.references import Resolution, Resolver
 from app.settings import Settings
 
 

@@ -17,7 +17,7 @@ import httpx
 import pytest
 import uvicorn
 
-from app.retrieval import Retriever
+from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from tests.protocol_helpers import (
     GATE_GUARD_SECONDS,

@@ -12,8 +12,8 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypedDict
 
-from app.filters import NO_FILTERS, RecipeFilters
 from app.recipes import Recipe
+from app.search.filters import NO_FILTERS, RecipeFilters
 
 
 class ChatTurn(TypedDict):

@@ -14,7 +14,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.providers import (
     NO_SEMANTIC,
     IndexDocument,
@@ -25,6 +24,7 @@ from app.providers import (
     retry_after_seconds,
 )
 from app.providers.azure_credentials import azure_credential
+from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.settings import Settings
 
 log = logging.getLogger(__name__)

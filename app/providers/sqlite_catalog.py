@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
-from app.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.providers import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
-from app.ranking import reciprocal_rank_fusion
 from app.recipes import Recipe
-from app.text import content_words
+from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
+from app.search.ranking import reciprocal_rank_fusion
+from app.search.text import content_words
 
 log = logging.getLogger(__name__)
 

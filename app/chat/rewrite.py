@@ -1,6 +1,6 @@
 """Rewrite the latest user message into a standalone question, and check the rewrite.
 
-First the catalog resolver (app/references.py) finds what the message refers to: the recipes
+First the catalog resolver (app/chat/references.py) finds what the message refers to: the recipes
 the conversation named, and the constraints the user set earlier. On the embedded model its
 rewrite is the answer: deterministic, no model call. With a cloud model the model writes the
 rewrite, given the resolved recipes as grounding, and the guard checks that it kept them;
@@ -18,14 +18,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.api_models import Message
-from app.history import estimate_tokens, recent_history
+from app.chat.history import estimate_tokens, recent_history
+from app.chat.recipe_names import RecipeNames
+from app.chat.references import Catalog, Resolution
+from app.http.bodies import Message
 from app.prompts import examples, prompt
 from app.providers import ChatModel, ChatTurn
-from app.recipe_names import RecipeNames
-from app.references import Catalog, Resolution
+from app.search.text import content_words, stem
 from app.settings import Settings
-from app.text import content_words, stem
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from starlette.requests import Request
 
-from app.http_api import ApiError, check_unicode, media_type, read_bytes
-from app.indexing import IndexingOptions, IndexingReport, InvalidItem, Item, read_items
+from app.http.edge import ApiError, check_unicode, media_type, read_bytes
+from app.indexing.pipeline import IndexingOptions, IndexingReport, InvalidItem, Item, read_items
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 from app.services import Services
 from app.settings import Settings

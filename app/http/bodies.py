@@ -15,8 +15,8 @@ from pydantic import (
     model_validator,
 )
 
-from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.recipes import Recipe
+from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 
 
 class Message(BaseModel):

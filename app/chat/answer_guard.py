@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from app.data_answers import servings_count
+from app.chat.data_answers import servings_count
 from app.recipes import Recipe
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ NEGATION = re.compile(r"\b(not|isn'?t|aren'?t|no|non)\b[^.]{0,20}$", re.I)
 def without_ingredients(text: str, recipes: Sequence[Recipe]) -> str:
     """`text` with the retrieved recipes' ingredients blanked out: "puff pastry" in the answer
     is an ingredient of a retrieved dish, not the catalog's recipe of that name."""
-    from app.data_answers import key_ingredients
+    from app.chat.data_answers import key_ingredients
 
     # The retrieved recipes' own titles first: an ingredient inside one ("flour" in "Wholemeal
     # Wheat Flour Pizza Dough") must not leave a shorter title behind ("Pizza Dough").

@@ -19,7 +19,7 @@ from typing import Any, cast
 from pydantic import BaseModel, ConfigDict
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
-from app.api_models import (
+from app.http.bodies import (
     ChatAnswerEnd,
     ChatDelta,
     ChatRequest,
@@ -28,9 +28,9 @@ from app.api_models import (
     RetrieveRequest,
     RetrieveResponse,
 )
-from app.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest
-from app.indexing import IndexingReport
-from app.protocol_responses import ChatCompletion, ChatCompletionChunk
+from app.indexing.pipeline import IndexingReport
+from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest
+from app.protocol.responses import ChatCompletion, ChatCompletionChunk
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 
 OPENAPI_VERSION = "3.1.0"

@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from starlette.responses import JSONResponse
 
-from app.api_models import Message, check_lengths, limits
-from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
-from app.http_api import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
+from app.http.bodies import Message, check_lengths, limits
+from app.http.edge import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
 from app.providers import UpstreamError
+from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 
 if TYPE_CHECKING:
-    from app.answers import StartedAnswer
+    from app.chat.answers import StartedAnswer
 
 log = logging.getLogger(__name__)
 

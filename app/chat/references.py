@@ -25,12 +25,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from app.api_models import Message
-from app.filters import DIET_FLAGS
+from app.chat.recipe_names import CatalogNames, RecipeNames, key, words
+from app.http.bodies import Message
 from app.providers import RecipeStore
-from app.query_filters import read_question
-from app.recipe_names import CatalogNames, RecipeNames, key, words
 from app.recipes import Recipe
+from app.search.filters import DIET_FLAGS
+from app.search.question_reader import read_question
 
 SWITCH = re.compile(
     r"\b(actually|forget (?:it|that|about)|never ?mind|something (?:else|different)"

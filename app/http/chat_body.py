@@ -7,9 +7,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
-from app.api_models import ChatRequest
-from app.chat_protocol import ChatProtocolRequest, speaks_protocol
-from app.http_api import read_body, validated
+from app.http.bodies import ChatRequest
+from app.http.edge import read_body, validated
+from app.protocol.chat_protocol import ChatProtocolRequest, speaks_protocol
 from app.settings import Settings
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.recipes import Recipe
-from app.text import stem
+from app.search.text import stem
 
 # Leading amounts and units of an ingredient line ("~150g (1/3 lb) bacon cubes" → "bacon cubes").
 AMOUNT = re.compile(

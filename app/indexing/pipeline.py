@@ -17,8 +17,8 @@ from typing import Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ValidationError
 
-from app.api_models import describe_errors
-from app.json_text import NotJson, parse_json
+from app.http.bodies import describe_errors
+from app.http.json_text import NotJson, parse_json
 from app.providers import (
     Embedder,
     IndexDocument,
@@ -28,8 +28,8 @@ from app.providers import (
     SearchIndex,
     UpstreamError,
 )
+from app.providers.retry import Sleep, with_retries
 from app.recipes import Recipe
-from app.retry import Sleep, with_retries
 
 log = logging.getLogger(__name__)
 

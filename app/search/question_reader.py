@@ -19,11 +19,11 @@ from typing import Protocol
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from app.filters import MAX_EXCLUDED, Excluded, RecipeFilters
 from app.prompts import prompt
 from app.providers import ChatModel
 from app.recipes import MAX_MINUTES
-from app.text import stem
+from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
+from app.search.text import stem
 
 log = logging.getLogger(__name__)
 

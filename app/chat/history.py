@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.api_models import Message
+from app.http.bodies import Message
 
 # English text averages about four characters per token with GPT-style tokenizers; three
 # keeps the estimate on the safe side for other languages and smaller vocabularies.

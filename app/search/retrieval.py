@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.chat.references import Catalog
 from app.providers import (
     NO_SEMANTIC,
     Embedder,
@@ -21,9 +21,9 @@ from app.providers import (
     SearchIndex,
     SemanticOptions,
 )
-from app.query_filters import QuestionReader, RuleReader
 from app.recipes import Recipe
-from app.references import Catalog
+from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.search.question_reader import QuestionReader, RuleReader
 
 LIKENESS = re.compile(
     r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"

@@ -22,8 +22,8 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from app.api_models import describe_errors
-from app.json_text import NotJson, parse_json
+from app.http.bodies import describe_errors
+from app.http.json_text import NotJson, parse_json
 from app.providers import UpstreamError
 from app.services import Services, get_services
 from app.settings import Settings, get_settings

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 from app.recipes import MAX_MINUTES, Recipe
-from app.text import stem
+from app.search.text import stem
 
 # A word or short phrase to leave out; letters only, so it is safe in any query language.
 EXCLUDED_PATTERN = r"^[a-z][a-z' -]{0,39}$"

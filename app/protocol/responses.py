@@ -1,6 +1,6 @@
 """The AI chat app protocol's responses as pydantic models, for the OpenAPI document.
 
-`app/chat_protocol.py` builds these responses as plain dicts (cheap, and in the protocol's
+`app/protocol/chat_protocol.py` builds these responses as plain dicts (cheap, and in the protocol's
 field order); these models describe them. They forbid unknown fields, so that a field added
 there and not here fails the tests that validate real responses against the document
 (tests/test_openapi.py and the schemathesis run), instead of drifting silently.

@@ -2,21 +2,21 @@
 generate, check, shape.
 
 - retrieve: the standalone question (the app body's `userMessage`; for the protocol, its
-  last message rewritten by `query_rewriter`) with the diets, time limit and exclusions it
+  last message rewritten by `app/chat/rewrite.py`) with the diets, time limit and exclusions it
   names;
 - prompt: one prompt (`app/prompts/answer_system.txt`) and one recipe format
   (`prompt_recipe`): each recipe's facts first, its details after them as far as the budget
   goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
 - generate: the model streams, or, for a question the retrieved recipes' data answers
-  better (`answer_writer`), the data answers with no model call (`app/data_answers.py`);
-- check: the answer guard (`app/answer_guard.py`) lets through only sentences that neither
+  better (`answer_writer`), the data answers with no model call (`app/chat/data_answers.py`);
+- check: the answer guard (`app/chat/answer_guard.py`) lets through only sentences that neither
   repeat, loop, name a recipe that was not retrieved, nor contradict the recipes' data, and
   drops the unfinished end of a reply cut at the token limit; citations of recipes that were
-  not retrieved are removed (`app/citations.py`). A reply the guard refuses before it has
+  not retrieved are removed (`app/chat/citations.py`). A reply the guard refuses before it has
   named a retrieved recipe is followed by the data's answer, so that a search that found
   recipes is never answered with an apology;
 - shape: `Answer` is iterated piece by piece by the protocol's chunks
-  (`app/chat_protocol.py`) and by the app body's streams, or read whole by
+  (`app/protocol/chat_protocol.py`) and by the app body's streams, or read whole by
   `chat_response` for the app body's `{"answer", "sources"}`.
 """
 
@@ -29,18 +29,18 @@ from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app import data_answers, query_rewriter
-from app.answer_guard import AnswerGuard, GuardReport, Named
-from app.api_models import ChatResponse, Message, Source
-from app.chat_protocol import ChatProtocolRequest, Overrides
-from app.citations import CitationFilter
-from app.followups import FollowupSplitter
-from app.history import recent_history
+from app.chat import data_answers
+from app.chat.answer_guard import AnswerGuard, GuardReport, Named
+from app.chat.citations import CitationFilter
+from app.chat.followups import FollowupSplitter
+from app.chat.history import recent_history
+from app.chat.rewrite import Rewrite, reformulate
+from app.http.bodies import ChatResponse, Message, Source
 from app.prompts import prompt
+from app.protocol.chat_protocol import ChatProtocolRequest, Overrides
 from app.providers import ChatModel, ChatStream, ChatTurn, ModelBusyError, SearchIndex, SemanticOptions, Usage
-from app.query_rewriter import Rewrite
 from app.recipes import Recipe
-from app.retrieval import Retrieval, Retriever, ScoredRecipe
+from app.search.retrieval import Retrieval, Retriever, ScoredRecipe
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -310,9 +310,7 @@ async def start_protocol_answer(
 ) -> StartedAnswer:
     """A protocol request: its last message is rewritten into a standalone question (no LLM
     call on a first turn), which is searched; the answer call gets the message as written."""
-    rewrite = await query_rewriter.reformulate(
-        llm, request.question, request.conversation, settings, retriever.catalog
-    )
+    rewrite = await reformulate(llm, request.question, request.conversation, settings, retriever.catalog)
     return await start_answer(
         llm,
         retriever,

@@ -1,0 +1,1 @@
+"""The one answer pipeline: rewrite, references, history, answer checks, citations, follow-ups."""

@@ -1,0 +1,1 @@
+"""The HTTP edge: request and response bodies, errors, reading bodies, streaming, the OpenAPI document."""

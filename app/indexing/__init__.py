@@ -1,0 +1,1 @@
+"""Indexing: the pipeline that validates, embeds and stores recipes, and its HTTP routes."""

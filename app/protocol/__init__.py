@@ -1,0 +1,1 @@
+"""The chat protocol: its request dialect and its responses."""

@@ -1,0 +1,1 @@
+"""Search: filters, reading a question, retrieval, ranking, the words search sees."""
