@@ -26,7 +26,7 @@ from app.http.chat_body import read_chat_body
 from app.http.edge import api_endpoint, json_endpoint, require_admin
 from app.indexing import routes
 from app.indexing.pipeline import IndexingReport
-from app.protocol import chat_protocol
+from app.protocol import chat_protocol, rendering
 from app.recipes import Recipe
 from app.services import Services, get_services
 from app.settings import get_settings
@@ -71,14 +71,14 @@ async def chat(req: Request) -> Response:
             )
             if event_stream:
                 # The app body streams as server-sent events when asked (the page does).
-                return chat_protocol.event_response(answers.app_events(started), event_stream=True)
+                return rendering.event_response(answers.app_events(started), event_stream=True)
             return await answers.chat_response(started)
         answer = await answers.start_protocol_answer(
             services.llm, services.retriever, await services.names(), body, settings
         )
         if not body.stream:
-            return await chat_protocol.completion(answer, body.session_state)
-        return chat_protocol.streaming_response(answer, body.session_state, event_stream=event_stream)
+            return await rendering.completion(answer, body.session_state)
+        return rendering.streaming_response(answer, body.session_state, event_stream=event_stream)
 
     return await api_endpoint(req, run)
 

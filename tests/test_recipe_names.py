@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat.recipe_names import CatalogNames, RecipeNames
+from app.chat.recipe_names import RecipeNames
+from app.chat.references.catalog import CatalogNames
 
 TITLES = {
     "stroganoff": "Beef Stroganoff",

@@ -12,7 +12,7 @@ from functools import cache
 import pytest
 
 from app.chat.recipe_names import RecipeNames
-from app.chat.references import Resolution, Resolver
+from app.chat.references.resolver import Resolution, Resolver
 from app.http.bodies import Message
 from app.recipes import Recipe, read_catalog
 from app.settings import Settings

@@ -4,23 +4,16 @@
 all name a catalog recipe. Titles are compared word by word on a folded key (case, accents,
 doubled letters, a few spelling variants), allowing one slip in a longer word, so that a
 misspelt or pluralised title still matches. What a text names is what the rewrite grounds
-in, what retrieval keeps to, and what an answer may not invent.
-"""
+in, what retrieval keeps to, and what an answer may not invent."""
 
 from __future__ import annotations
 
 import re
-import time
-import unicodedata
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-# Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
-# meets "shakshouka". Applied in order, after accents are gone.
-VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", "u"), ("ae", "a"))
-# One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
-FUZZY_LENGTH = 5
-WORD = re.compile(r"[a-z0-9]+")
+from app.chat.name_spelling import FUZZY_LENGTH, aliases, deletions, key, one_slip, words
+
 # Where a chat turn's list items and clauses begin, and what may open one before the dish.
 CLAUSE = re.compile(r"[^\n•;,:.!?()]+")
 OPENING = re.compile(
@@ -37,55 +30,6 @@ FILLER = frozenset(
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
 LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: "Älplermagronen" → "alplermagronen"."""
-    text = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in text if not unicodedata.combining(c))
-
-
-def words(text: str) -> list[str]:
-    return WORD.findall(fold(text))
-
-
-def key(word: str) -> str:
-    """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
-    for old, new in VARIANTS:
-        word = word.replace(old, new)
-    word = re.sub(r"(.)\1+", r"\1", word)
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    return word
-
-
-def one_slip(a: str, b: str) -> bool:
-    """Whether `a` becomes `b` by one letter added, dropped or changed."""
-    if abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
-    short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
-def deletions(word: str) -> set[str]:
-    return {word[:i] + word[i + 1 :] for i in range(len(word))}
-
-
-def aliases(title: str) -> list[list[str]]:
-    """The word sequences that name a recipe: the title, the title without its parenthesis
-    or after its dash, and a parenthesis or second half of two words or more
-    ("Drunken beans (Pintos Borrachos)", "Glühwein - mulled wine")."""
-    forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
-    forms += re.findall(r"\(([^)]*)\)", title)
-    forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
-    found: list[list[str]] = []
-    for index, form in enumerate(forms):
-        keys = [key(w) for w in words(form)]
-        if keys and keys not in found and (index < 2 or len(keys) >= 2):
-            found.append(keys)
-    return found
 
 
 @dataclass(frozen=True)
@@ -351,24 +295,3 @@ def _combinations(keys: Sequence[set[str]]) -> Iterable[tuple[str, ...]]:
         if len(sequences) > 16:
             sequences = sequences[:16]
     return sequences
-
-
-class CatalogNames:
-    """The catalog's `RecipeNames`, read once from the store and kept: dropped when this
-    process changes the catalog, and read again after `max_age` seconds, so that an
-    instance picks up what another instance indexed."""
-
-    def __init__(self, read_titles: Callable[[], Awaitable[dict[str, str]]], max_age: float = 300.0) -> None:
-        self._read_titles = read_titles
-        self._max_age = max_age
-        self._names: RecipeNames | None = None
-        self._read_at = 0.0
-
-    async def get(self) -> RecipeNames:
-        if self._names is None or time.monotonic() - self._read_at > self._max_age:
-            self._names = RecipeNames(await self._read_titles())
-            self._read_at = time.monotonic()
-        return self._names
-
-    def forget(self) -> None:
-        self._names = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.chat.references import Catalog
+from app.chat.references.catalog import Catalog
 from app.providers import (
     NO_SEMANTIC,
     Embedder,

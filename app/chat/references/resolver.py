@@ -16,8 +16,7 @@ assistant's last answer and the catalog knows them. The rules read, in this orde
   for earlier.
 
 Each rule acts only on what it can ground: a conversation whose recipes are not in the
-catalog leaves the message as it is.
-"""
+catalog leaves the message as it is."""
 
 from __future__ import annotations
 
@@ -25,189 +24,41 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from app.chat.recipe_names import CatalogNames, RecipeNames, key, words
+from app.chat.name_spelling import words
+from app.chat.recipe_names import RecipeNames
+from app.chat.references.carried import Constraints, refused_diets
+from app.chat.references.descriptions import described, matches
+from app.chat.references.phrasing import considering, finish, lower_first, the
+from app.chat.references.vocabulary import (
+    ADDITIVE,
+    CHOICE,
+    COUNTS,
+    CUISINES,
+    DESCRIBED,
+    DIET_WORDS,
+    DISHES,
+    ELLIPSIS_LEAD,
+    ELLIPTICAL,
+    EXCLUDED,
+    EXCLUSIVE,
+    FOCUS,
+    FULL_QUESTION,
+    HEAD,
+    ONE_WITH,
+    ORDINAL,
+    ORDINALS,
+    OTHERS,
+    QUICK,
+    SET_LEAD,
+    SET_WORDS,
+    SETTLING,
+    SLOW,
+    SWITCH,
+)
 from app.http.bodies import Message
-from app.providers import RecipeStore
 from app.recipes import Recipe
 from app.search.filters import DIET_FLAGS
 from app.search.question_reader import read_question
-
-SWITCH = re.compile(
-    r"\b(actually|forget (?:it|that|about)|never ?mind|something (?:else|different)"
-    r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
-    re.I,
-)
-ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
-ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
-COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
-ORDINAL = re.compile(
-    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?:\s+(?P<count>two|three|2|3))?"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|\b(?:number|option|#)\s*(?P<number>[1-5])\b",
-    re.I,
-)
-# "the one with chickpeas", "the one without meat".
-ONE_WITH = re.compile(
-    r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
-)
-# "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
-DESCRIBED = re.compile(
-    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?)(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)", re.I
-)
-FOCUS = re.compile(
-    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
-    r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
-    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake ))"
-    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
-    r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
-    r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
-    re.I,
-)
-SET_WORDS = re.compile(
-    r"\b(those|these|them|they|either|both|all of them|all three|the others?|the rest|each of them"
-    r"|the (?:two|three|four)|which one|which of|any of"
-    r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
-    re.I,
-)
-# A question that asks to choose one: its answer names the chosen one first.
-CHOICE = re.compile(r"\bwhich\b(?! (?:recipes|dishes|ones)\b)", re.I)
-SET_LEAD = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:those|these|them"
-    r"|the (?:three|two|four))\s*[,:]?\s*",
-    re.I,
-)
-EXCLUDED = re.compile(
-    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not|skip"
-    r"|anything but|everything but|leave out|leaving out|without"
-    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
-    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)[\w'-]+)?)"
-    r"(?:\s+one)?)\s*(?=[;,.!?]|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)",
-    re.I,
-)
-# Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
-EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
-OTHERS = re.compile(
-    r"\b(?:(?:of|from|among) )?(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
-    re.I,
-)
-ELLIPSIS_LEAD = re.compile(
-    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
-    r"|do you have)\b[,\s]*)+",
-    re.I,
-)
-ELLIPTICAL = re.compile(
-    r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
-)
-FULL_QUESTION = re.compile(
-    r"^(?:how|what|which|who|where|when|why|can|could|do|does|did|is|are|should|would|will|tell|show"
-    r"|give|find|i|i'm|i'd|my|we|let's|please)\b",
-    re.I,
-)
-SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|instead)\W*$", re.I)
-ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
-HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?)\b", re.I)
-
-CUISINES = frozenset(
-    [
-        "italian",
-        "french",
-        "mexican",
-        "indian",
-        "asian",
-        "chinese",
-        "japanese",
-        "thai",
-        "greek",
-        "spanish",
-        "american",
-        "russian",
-        "english",
-        "mediterranean",
-        "portuguese",
-        "swiss",
-        "german",
-        "turkish",
-        "lebanese",
-        "irish",
-        "korean",
-        "vietnamese",
-        "moroccan",
-        "brazilian",
-        "peruvian",
-        "filipino",
-        "hungarian",
-        "polish",
-        "belgian",
-        "dutch",
-        "austrian",
-        "swedish",
-        "danish",
-        "finnish",
-    ]
-)
-DISHES = frozenset(
-    [
-        "soup",
-        "soups",
-        "curry",
-        "curries",
-        "pasta",
-        "dessert",
-        "desserts",
-        "salad",
-        "salads",
-        "stew",
-        "stews",
-        "bread",
-        "breads",
-        "cake",
-        "cakes",
-        "cookies",
-        "biscuits",
-        "breakfast",
-        "snack",
-        "snacks",
-        "drink",
-        "drinks",
-        "sauce",
-        "sauces",
-        "pizza",
-        "pie",
-        "pies",
-        "pancakes",
-        "risotto",
-        "noodles",
-        "sandwich",
-        "sandwiches",
-        "casserole",
-        "side",
-        "sides",
-        "stir-fry",
-    ]
-)
-DIET_WORDS = {
-    "vegetarian": "vegetarian",
-    "vegan": "vegan",
-    "gluten_free": "gluten-free",
-    "dairy_free": "dairy-free",
-}
-# Ingredients that belong to a word a cook uses for them ("I don't eat pork").
-FAMILIES = {
-    key(family): {key(w) for w in members.split()}
-    for family, members in {
-        "pork": "bacon ham guanciale pancetta prosciutto chorizo sausage sausages lard pork speck salami",
-        "beef": "beef steak mince veal brisket",
-        "meat": "beef pork chicken lamb mutton veal bacon ham sausage turkey duck rabbit venison mince",
-        "fish": "fish salmon tuna cod trout mackerel anchovies anchovy sardines haddock",
-        "seafood": "shrimp prawns crab lobster mussels clams squid octopus scallops",
-        "dairy": "milk cream butter cheese yogurt yoghurt",
-        "nuts": "almonds walnuts peanuts cashews hazelnuts pecans pistachios",
-    }.items()
-}
-MEATY = frozenset({"meat", "meaty", "meatier", "meatiest"})
-QUICK = frozenset(
-    {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
-)
-SLOW = frozenset({"slow", "slower", "slowest", "longer", "longest"})
 
 
 @dataclass(frozen=True)
@@ -223,75 +74,6 @@ class Resolution:
     rule: str | None = None
     # Every catalog recipe the conversation named: what a model's rewrite may name.
     mentioned: list[str] = field(default_factory=list)
-
-
-def spoken(title: str) -> str:
-    """The catalog's title, less a parenthesis in a script the search can't match ("Mapo Tofu (麻婆豆腐)")."""
-    return re.sub(r"\s*\((?![^)]*[A-Za-z])[^)]*\)", "", title).strip() or title
-
-
-def the(titles: Sequence[str]) -> str:
-    """ "the A", "the A and the B", "the A, the B and the C"."""
-    named = [f"the {spoken(t)}" for t in titles]
-    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-
-
-def finish(text: str, original: str) -> str:
-    text = " ".join(text.split()).strip(" ,;:")
-    text = text[:1].upper() + text[1:]
-    if original.rstrip().endswith("?") and not text.endswith("?"):
-        text = text.rstrip(".!") + "?"
-    return text
-
-
-def lower_first(text: str) -> str:
-    first = text.split(" ", 1)[0]
-    if first in ("I", "I'm", "I'd", "I've", "I'll") or (len(first) > 1 and first[1:2].isupper()):
-        return text
-    return text[:1].lower() + text[1:]
-
-
-def considering(titles: Sequence[str], rest: str, original: str) -> str:
-    return finish(f"Considering {the(titles)}, {lower_first(rest.strip(' ,;:'))}", original)
-
-
-def matches(description: str, recipe: Recipe) -> int:
-    """How well `description` ("noodle", "french", "vegan", "meaty") fits `recipe`: 3 by its
-    title, 2 by its tags or diet, 1 by its ingredients, 0 not at all."""
-    wanted = [key(w) for w in words(description) if w not in ("the", "one", "ones", "a", "with")]
-    if not wanted:
-        return 0
-    if all(w in {key(t) for t in words(recipe.title)} for w in wanted):
-        return 3
-    tags = {key(t) for tag in recipe.tags for t in words(tag)}
-    diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
-    if all(w in tags or w in diets for w in wanted):
-        return 2
-    said = " ".join(words(description))
-    if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
-        return 2 if not recipe.vegetarian else 0
-    ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
-    # "pork" is also the bacon, ham or guanciale of an ingredient list.
-    return 1 if all(w in ingredients or FAMILIES.get(w, set()) & ingredients for w in wanted) else 0
-
-
-def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
-    """ "the quicker one" / "the longer one": the recipe with the least or most time given."""
-    said = set(words(description))
-    timed = [r for r in recipes if r.total_minutes is not None]
-    if not timed or not (said & (QUICK | SLOW)):
-        return None
-    pick = min if said & QUICK else max
-    return [pick(timed, key=lambda r: r.total_minutes or 0)]
-
-
-def described(description: str, recipes: Sequence[Recipe]) -> list[Recipe]:
-    """The recipes of the set that `description` picks out, best fit only."""
-    if (timed := by_time(description, recipes)) is not None:
-        return timed
-    scores = [(matches(description, r), r) for r in recipes]
-    best = max((s for s, _ in scores), default=0)
-    return [r for s, r in scores if s == best and best > 0]
 
 
 class Resolver:
@@ -570,48 +352,3 @@ class Resolver:
             found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
             found.dish = next((w for w in said if w in DISHES), found.dish)
         return found
-
-
-# "can't have gluten or dairy", "doesn't eat any animal products": diets said as refusals.
-REFUSAL = re.compile(
-    r"\b(?:can't|cannot|can not|don't|doesn't|do not|does not|won't|no longer|never)\s+"
-    r"(?:have|eat|eats|do|tolerate|digest|touch)\s+(?P<what>[a-z ,/-]{2,60})",
-    re.I,
-)
-REFUSED = {"gluten": "gluten-free", "wheat": "gluten-free", "dairy": "dairy-free", "lactose": "dairy-free"}
-REFUSED |= {"milk": "dairy-free", "meat": "vegetarian", "animal": "vegan"}
-
-
-def refused_diets(text: str) -> list[str]:
-    found = []
-    for match in REFUSAL.finditer(text):
-        said = re.split(r"[.;!?]| but ", match["what"].lower())[0]
-        found += [diet for word, diet in REFUSED.items() if re.search(rf"\b{word}", said)]
-    return list(dict.fromkeys(found))
-
-
-@dataclass
-class Constraints:
-    diets: list[str] = field(default_factory=list)
-    cuisine: str | None = None
-    dish: str | None = None
-    minutes: int | None = None
-    exclude: list[str] = field(default_factory=list)
-
-    def empty(self) -> bool:
-        return not (self.diets or self.cuisine or self.dish or self.minutes is not None or self.exclude)
-
-
-class Catalog:
-    """What the app knows for certain: its recipes' titles, and their data on demand."""
-
-    def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
-        self.store = store
-        self.names = CatalogNames(store.titles, max_age)
-
-    async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
-        names = await self.names.get()
-        context = " ".join(turn.content for turn in history)
-        ids = list(dict.fromkeys(i for turn in history for i in names.in_conversation(turn.content, context)))
-        recipes = {r.id: r for r in await self.store.get_many(ids)} if ids else {}
-        return Resolver(names, recipes).resolve(message, history)

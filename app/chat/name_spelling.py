@@ -1,0 +1,63 @@
+"""Names folded as people write them: case, accents, doubled letters, a few spelling variants,
+one slip in a longer word, and the short names a title goes by."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
+# meets "shakshouka". Applied in order, after accents are gone.
+VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", "u"), ("ae", "a"))
+# One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
+FUZZY_LENGTH = 5
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: "Älplermagronen" → "alplermagronen"."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def words(text: str) -> list[str]:
+    return WORD.findall(fold(text))
+
+
+def key(word: str) -> str:
+    """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
+    for old, new in VARIANTS:
+        word = word.replace(old, new)
+    word = re.sub(r"(.)\1+", r"\1", word)
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    return word
+
+
+def one_slip(a: str, b: str) -> bool:
+    """Whether `a` becomes `b` by one letter added, dropped or changed."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) <= 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def deletions(word: str) -> set[str]:
+    return {word[:i] + word[i + 1 :] for i in range(len(word))}
+
+
+def aliases(title: str) -> list[list[str]]:
+    """The word sequences that name a recipe: the title, the title without its parenthesis
+    or after its dash, and a parenthesis or second half of two words or more
+    ("Drunken beans (Pintos Borrachos)", "Glühwein - mulled wine")."""
+    forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
+    forms += re.findall(r"\(([^)]*)\)", title)
+    forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
+    found: list[list[str]] = []
+    for index, form in enumerate(forms):
+        keys = [key(w) for w in words(form)]
+        if keys and keys not in found and (index < 2 or len(keys) >= 2):
+            found.append(keys)
+    return found

@@ -1,0 +1,48 @@
+"""Which recipes of a set a description ("the noodle one", "the quicker one") picks out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.chat.name_spelling import key, words
+from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
+from app.recipes import Recipe
+
+
+def matches(description: str, recipe: Recipe) -> int:
+    """How well `description` ("noodle", "french", "vegan", "meaty") fits `recipe`: 3 by its
+    title, 2 by its tags or diet, 1 by its ingredients, 0 not at all."""
+    wanted = [key(w) for w in words(description) if w not in ("the", "one", "ones", "a", "with")]
+    if not wanted:
+        return 0
+    if all(w in {key(t) for t in words(recipe.title)} for w in wanted):
+        return 3
+    tags = {key(t) for tag in recipe.tags for t in words(tag)}
+    diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
+    if all(w in tags or w in diets for w in wanted):
+        return 2
+    said = " ".join(words(description))
+    if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
+        return 2 if not recipe.vegetarian else 0
+    ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
+    # "pork" is also the bacon, ham or guanciale of an ingredient list.
+    return 1 if all(w in ingredients or FAMILIES.get(w, set()) & ingredients for w in wanted) else 0
+
+
+def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
+    """ "the quicker one" / "the longer one": the recipe with the least or most time given."""
+    said = set(words(description))
+    timed = [r for r in recipes if r.total_minutes is not None]
+    if not timed or not (said & (QUICK | SLOW)):
+        return None
+    pick = min if said & QUICK else max
+    return [pick(timed, key=lambda r: r.total_minutes or 0)]
+
+
+def described(description: str, recipes: Sequence[Recipe]) -> list[Recipe]:
+    """The recipes of the set that `description` picks out, best fit only."""
+    if (timed := by_time(description, recipes)) is not None:
+        return timed
+    scores = [(matches(description, r), r) for r in recipes]
+    best = max((s for s, _ in scores), default=0)
+    return [r for s, r in scores if s == best and best > 0]

@@ -1,0 +1,185 @@
+"""The words and patterns a follow-up's references are read by: ordinals, sets, descriptions,
+cuisines, dishes, diets, ingredient families, quick and slow."""
+
+from __future__ import annotations
+
+import re
+
+from app.chat.name_spelling import key
+
+SWITCH = re.compile(
+    r"\b(actually|forget (?:it|that|about)|never ?mind|something (?:else|different)"
+    r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
+    re.I,
+)
+ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
+ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
+COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+ORDINAL = re.compile(
+    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?:\s+(?P<count>two|three|2|3))?"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|\b(?:number|option|#)\s*(?P<number>[1-5])\b",
+    re.I,
+)
+# "the one with chickpeas", "the one without meat".
+ONE_WITH = re.compile(
+    r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
+)
+# "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
+DESCRIBED = re.compile(
+    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?)(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)", re.I
+)
+FOCUS = re.compile(
+    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
+    r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
+    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake ))"
+    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
+    r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
+    r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
+    re.I,
+)
+SET_WORDS = re.compile(
+    r"\b(those|these|them|they|either|both|all of them|all three|the others?|the rest|each of them"
+    r"|the (?:two|three|four)|which one|which of|any of"
+    r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
+    re.I,
+)
+# A question that asks to choose one: its answer names the chosen one first.
+CHOICE = re.compile(r"\bwhich\b(?! (?:recipes|dishes|ones)\b)", re.I)
+SET_LEAD = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:those|these|them"
+    r"|the (?:three|two|four))\s*[,:]?\s*",
+    re.I,
+)
+EXCLUDED = re.compile(
+    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not|skip"
+    r"|anything but|everything but|leave out|leaving out|without"
+    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
+    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)[\w'-]+)?)"
+    r"(?:\s+one)?)\s*(?=[;,.!?]|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)",
+    re.I,
+)
+# Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
+EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
+OTHERS = re.compile(
+    r"\b(?:(?:of|from|among) )?(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
+    re.I,
+)
+ELLIPSIS_LEAD = re.compile(
+    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
+    r"|do you have)\b[,\s]*)+",
+    re.I,
+)
+ELLIPTICAL = re.compile(
+    r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
+)
+FULL_QUESTION = re.compile(
+    r"^(?:how|what|which|who|where|when|why|can|could|do|does|did|is|are|should|would|will|tell|show"
+    r"|give|find|i|i'm|i'd|my|we|let's|please)\b",
+    re.I,
+)
+SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|instead)\W*$", re.I)
+ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
+HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?)\b", re.I)
+
+CUISINES = frozenset(
+    [
+        "italian",
+        "french",
+        "mexican",
+        "indian",
+        "asian",
+        "chinese",
+        "japanese",
+        "thai",
+        "greek",
+        "spanish",
+        "american",
+        "russian",
+        "english",
+        "mediterranean",
+        "portuguese",
+        "swiss",
+        "german",
+        "turkish",
+        "lebanese",
+        "irish",
+        "korean",
+        "vietnamese",
+        "moroccan",
+        "brazilian",
+        "peruvian",
+        "filipino",
+        "hungarian",
+        "polish",
+        "belgian",
+        "dutch",
+        "austrian",
+        "swedish",
+        "danish",
+        "finnish",
+    ]
+)
+DISHES = frozenset(
+    [
+        "soup",
+        "soups",
+        "curry",
+        "curries",
+        "pasta",
+        "dessert",
+        "desserts",
+        "salad",
+        "salads",
+        "stew",
+        "stews",
+        "bread",
+        "breads",
+        "cake",
+        "cakes",
+        "cookies",
+        "biscuits",
+        "breakfast",
+        "snack",
+        "snacks",
+        "drink",
+        "drinks",
+        "sauce",
+        "sauces",
+        "pizza",
+        "pie",
+        "pies",
+        "pancakes",
+        "risotto",
+        "noodles",
+        "sandwich",
+        "sandwiches",
+        "casserole",
+        "side",
+        "sides",
+        "stir-fry",
+    ]
+)
+DIET_WORDS = {
+    "vegetarian": "vegetarian",
+    "vegan": "vegan",
+    "gluten_free": "gluten-free",
+    "dairy_free": "dairy-free",
+}
+# Ingredients that belong to a word a cook uses for them ("I don't eat pork").
+FAMILIES = {
+    key(family): {key(w) for w in members.split()}
+    for family, members in {
+        "pork": "bacon ham guanciale pancetta prosciutto chorizo sausage sausages lard pork speck salami",
+        "beef": "beef steak mince veal brisket",
+        "meat": "beef pork chicken lamb mutton veal bacon ham sausage turkey duck rabbit venison mince",
+        "fish": "fish salmon tuna cod trout mackerel anchovies anchovy sardines haddock",
+        "seafood": "shrimp prawns crab lobster mussels clams squid octopus scallops",
+        "dairy": "milk cream butter cheese yogurt yoghurt",
+        "nuts": "almonds walnuts peanuts cashews hazelnuts pecans pistachios",
+    }.items()
+}
+MEATY = frozenset({"meat", "meaty", "meatier", "meatiest"})
+QUICK = frozenset(
+    {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
+)
+SLOW = frozenset({"slow", "slower", "slowest", "longer", "longest"})
