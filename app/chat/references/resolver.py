@@ -93,9 +93,13 @@ class Resolver:
             return Resolution(message, own)
         self._history = history
         context = " ".join(turn.content for turn in history)
-        named = (i for turn in history for i in self.names.in_conversation(turn.content, context))
-        self._named = list(dict.fromkeys(i for i in named if i in self.recipes))
-        turns = [self.named_in(turn.content, context) for turn in history]
+        # Each turn read once: what it names, then what it names in passing among those.
+        found = [
+            [i for i in self.names.in_conversation(turn.content, context) if i in self.recipes]
+            for turn in history
+        ]
+        self._named = list(dict.fromkeys(i for ids in found for i in ids))
+        turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
         # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
         latest = next((ids for ids in reversed(turns) if ids), [])
@@ -114,10 +118,10 @@ class Resolver:
             return carried
         return Resolution(message, own)
 
-    def named_in(self, text: str, context: str) -> list[str]:
-        """The conversation's recipes that `text` names, as the catalog would or in passing."""
-        found = [i for i in self.names.in_conversation(text, context) if i in self.recipes]
-        found += [i for i in self.names.among(text, self._named, found) if i not in found]
+    def named_in(self, text: str, found: list[str]) -> list[str]:
+        """The conversation's recipes that `text` names: `found`, as the catalog reads it, and
+        those it names in passing among the conversation's recipes."""
+        found = found + [i for i in self.names.among(text, self._named, found) if i not in found]
         # In the order the text names them, which ordinals count by.
         return sorted(found, key=lambda i: self.names.position(text, i))
 
