@@ -52,7 +52,7 @@ def test_words_of_a_sentence_are_not_titles(text):
 
 
 def test_in_a_chat_turn_a_title_may_go_by_the_word_it_ends_with():
-    assert NAMES.in_conversation("How long does the goulash take?") == ["beef-goulash"]
+    assert list(NAMES.in_conversation("How long does the goulash take?")) == ["beef-goulash"]
     assert NAMES.named("How long does the goulash take?") == []  # a question is read strictly
 
 
@@ -96,4 +96,82 @@ def test_the_ingredients_of_an_answer_are_not_recipes():
         "These 3 recipes match best:\n- Mushroom sauce (35 min): Champignons, Butter\n- Risotto: Arborio Rice"
     )
 
-    assert names.in_conversation(answer) == ["mushroom-sauce"]  # nor is "These" a "Cheese"
+    assert list(names.in_conversation(answer)) == ["mushroom-sauce"]  # nor is "These" a "Cheese"
+
+
+# Dishes an assistant lists in passing, lower case and loosely written.
+
+LISTED = RecipeNames(
+    {
+        "chocolate-chip-cookies": "Chocolate Chip Cookies",
+        "oatmeal-cookies": "Oatmeal Cookies",
+        "banana-oatmeal-cookies": "Banana and oatmeal cookies",
+        "lavacake": "Lavacake",
+        "oats": "Oats",
+        "beef-goulash": "Beef Goulash",
+        "scouse": "Scouse",
+        "carbonade": "Carbonade Flamande (Traditional Flemish beef stew)",
+        "pasta-arrabbiata": "Pasta Arrabbiata",
+        "carbonara": "Carbonara",
+        "chili-con-carne": "Chili Con Carne",
+        "beef-kidney": "Beef Kidney",
+        "shakshouka": "Shakshouka",
+        "pepper-sauce": "Pepper Sauce",
+        "ardei-umpluti": "Ardei umpluti with meat",
+        "stuffed-vegetables": "Stuffed vegetables",
+        "mushroom-sauce": "Mushroom sauce",
+        "beef-wellington": "Beef Wellington",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("turn", "ids"),
+    [
+        (  # cut short, with a qualifier, "&" for "and", two words run together
+            "Here you go: choc chip cookies, classic oatmeal cookies, banana & oat cookies and lava cakes.",
+            ["chocolate-chip-cookies", "oatmeal-cookies", "banana-oatmeal-cookies", "lavacake"],
+        ),
+        (  # a title by its own last word; "and" or "or" after a parenthesis or a dish
+            "goulash with potatoes, carbonnade flamande (a Flemish beer stew) and scouse.",
+            ["beef-goulash", "carbonade", "scouse"],
+        ),
+        ("Pasta arrabbiata or carbonara, both ready in half an hour.", ["pasta-arrabbiata", "carbonara"]),
+        (
+            "Try the stuffed vegetables (peppers, courgette) or the Romanian ardei umpluti.",
+            ["stuffed-vegetables", "ardei-umpluti"],
+        ),
+    ],
+)
+def test_an_assistant_turn_names_the_dishes_it_lists_however_loosely(turn, ids):
+    assert list(LISTED.in_conversation(turn)) == ids
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Banana cookies (basically just bananas and oats), ready fast.",  # a parenthesis: ingredients
+        "- **Shakshouka** – eggs poached in a tomato, onion and pepper sauce",  # an item's description
+        "Chili con carne with ground beef and kidney beans.",  # "kidney beans" is no Beef Kidney
+        "How about the wellington? A creamy mushroom sauce goes well on the side.",  # a side, in passing
+        "All travel well.",  # "well" cut short is no Wellington
+    ],
+)
+def test_words_that_describe_a_dish_are_not_dishes_of_the_list(turn):
+    listed = LISTED.in_conversation(turn)
+    assert not {"oats", "pepper-sauce", "beef-kidney", "mushroom-sauce"} & set(listed)
+    assert "beef-wellington" not in listed or "wellington" in turn
+
+
+def test_ordinals_count_dishes_in_the_order_the_list_writes_them():
+    turn = "Some ideas:\n• creme brulee\n• pavlova\n• lava cakes (chocolate)\n• apple pie"
+    names = RecipeNames(
+        {
+            "creme-brulee": "Crème brûlée",
+            "pavlova": "Pavlova",
+            "lavacake": "Lavacake",
+            "apple-pie": "Apple Pie",
+        }
+    )
+
+    assert list(names.in_conversation(turn)) == ["creme-brulee", "pavlova", "lavacake", "apple-pie"]

@@ -55,6 +55,9 @@ def aliases(title: str) -> list[list[str]]:
     forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
     forms += re.findall(r"\(([^)]*)\)", title)
     forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
+    # "&" and "and" are written either way: "Chorizo and Chickpea Soup", "chicken, tomato & spinach curry".
+    forms += [re.sub(r"\s*&\s*", " and ", f) for f in forms if "&" in f]
+    forms += [re.sub(r"\band\b", " ", f, flags=re.I) for f in forms if re.search(r"\band\b", f, re.I)]
     found: list[list[str]] = []
     for index, form in enumerate(forms):
         keys = [key(w) for w in words(form)]

@@ -12,21 +12,9 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from app.chat.listed_dishes import FILLER, ListedDishes
 from app.chat.name_spelling import FUZZY_LENGTH, aliases, deletions, key, one_slip, words
 
-# Where a chat turn's list items and clauses begin, and what may open one before the dish.
-CLAUSE = re.compile(r"[^\n•;,:.!?()]+")
-OPENING = re.compile(
-    r"^(?:\s|[-*\d.)]|\b(?:and|or|the|a|an|some|try|how about|maybe|also|plus|then|here are|here's|there are"
-    r"|there's|there is|we have|i found|i have|you could make|you could try|you might like)\b)+",
-    re.I,
-)
-# The start of a list item: the text's start, a new line, a bullet or a number.
-ITEM_START = re.compile(r"(?:^|\n)\s*(?:[-*•]|\d+[.)])?\s*(?:\*\*)?$")
-# Title words that say little ("and", "with"): a loose mention need not repeat them.
-FILLER = frozenset(
-    {"and", "with", "or", "of", "the", "in", "a", "de", "la", "al", "alla", "all", "con", "en"}
-)
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
 LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
@@ -80,6 +68,7 @@ class RecipeNames:
             for k in set(alias_keys):
                 self._with_key.setdefault(k, []).append(alias_keys)
         self._longest = max((len(a) for a in self._aliases), default=0)
+        self._listed = ListedDishes(titles)
         self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
@@ -200,68 +189,34 @@ class RecipeNames:
         """The ids of the recipes `text` names, in order of first mention."""
         return list(dict.fromkeys(m.id for m in self.mentions(text, context, loose=loose)))
 
-    def in_conversation(self, text: str, context: str = "") -> list[str]:
-        """The recipes a chat turn names, in order: as `named` finds them, and as the dish that
-        opens a list item or clause ("- banana pancakes, 20 minutes", "choc chip cookies,
-        classic oatmeal cookies, …"), where assistants name dishes loosely."""
+    def in_conversation(self, text: str, context: str = "") -> dict[str, int]:
+        """The recipes a chat turn names, with where (a character offset) it first names
+        each, in order: as `named` finds them, and as the dish that opens a list item or
+        clause ("- banana pancakes, 20 minutes", "choc chip cookies, classic oatmeal cookies,
+        …"), where assistants name dishes loosely."""
         tokens = list(re.finditer(r"[^\W_]+", text))
-        found = [(tokens[m.start].start(), m.id) for m in self.mentions(text, context, loose=True)]
-        found += [(at, i) for at, i in self.leading(text) if i not in {i for _, i in found}]
-        return list(dict.fromkeys(i for _, i in sorted(found)))
-
-    def leading(self, text: str) -> list[tuple[int, str]]:
-        """The dishes that open the text's list items, or its clauses where they enumerate
-        (two clauses in a row open with a dish), with where they start."""
-        candidates: list[tuple[int, str, bool] | None] = []
-        for segment in CLAUSE.finditer(text):
-            opening = OPENING.sub("", segment.group())
-            at = segment.start() + len(segment.group()) - len(opening)
-            # Exact words only: a slip here ("though" for "thighs") has too many chances.
-            lead = [{key(w)} for w in words(opening)[:6]]
-            item = bool(ITEM_START.search(text[: segment.start()]))
-            recipe_id = self._best_title(lead, item) if lead else None
-            candidates.append((at, recipe_id, item) if recipe_id else None)
-        found = []
-        for n, candidate in enumerate(candidates):
-            if candidate is None:
-                continue
-            at, recipe_id, item = candidate
-            beside = (n > 0 and candidates[n - 1] is not None) or (
-                n + 1 < len(candidates) and candidates[n + 1] is not None
-            )
-            if item or beside:
-                found.append((at, recipe_id))
-        return found
-
-    def _best_title(self, lead: list[set[str]], item: bool) -> str | None:
-        """The title whose words the opening words cover best: its first word among them,
-        two thirds of its words at least and one that few titles have ("chip" of "Chocolate
-        Chip Cookies"), or, opening a list item, the opening word is its own last word
-        ("3. Amatriciana: …")."""
-        said = set().union(*lead)
-        scores: dict[str, float] = {}
-        # The dish may follow one word of its own ("choc chip cookies").
-        for alias in {a for options in lead[:2] for k in options for a in self._with_key.get(k, ())}:
-            recipe_id = self._aliases[alias]
-            wanted = [k for k in alias if k not in FILLER]
-            matched = [k for k in wanted if k in said]
-            covered = len(matched) / len(wanted) if wanted else 0.0
-            telling = any(len(self._owners[k]) <= 3 for k in matched)
-            sole = item and alias[-1] in lead[0] and self._head_owner.get(alias[-1]) == recipe_id
-            whole = covered == 1 and len(wanted) > 1
-            if ((covered >= 2 / 3 and telling and len(wanted) > 1) or whole) or sole:
-                scores[recipe_id] = max(scores.get(recipe_id, 0.0), covered)
-        if not scores:
-            return None
-        best = max(scores.values())
-        winners = [i for i, score in scores.items() if score == best]
-        return winners[0] if len(winners) == 1 else None
+        spans = [
+            (tokens[m.start].start(), tokens[m.end - 1].end(), m.id)
+            for m in self.mentions(text, context, loose=True)
+        ]
+        found = [(start, i) for start, _, i in spans]
+        # Words of a title already found are not the opening of another dish.
+        found += [
+            (at, i) for at, i in self._listed.leading(text) if not any(s <= at < e for s, e, _ in spans)
+        ]
+        places: dict[str, int] = {}
+        for at, i in sorted(found):
+            places.setdefault(i, at)
+        return places
 
     def position(self, text: str, recipe_id: str) -> int:
-        """Where `text` first names the recipe, by the first of its words to appear."""
-        said = [key(w) for w in words(text)]
+        """Where (a character offset) `text` first names the recipe, by the first of its
+        words to appear."""
         title = {key(w) for w in words(self.titles[recipe_id])} - FILLER
-        return next((n for n, k in enumerate(said) if k in title), len(said))
+        for token in re.finditer(r"[^\W_]+", text):
+            if any(key(w) in title for w in words(token.group())):
+                return token.start()
+        return len(text)
 
     def in_prose(self, text: str) -> list[str]:
         """The recipes an answer's prose names. One-word titles ("Rice", "Bread") are left

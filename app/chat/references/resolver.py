@@ -95,7 +95,11 @@ class Resolver:
         context = " ".join(turn.content for turn in history)
         # Each turn read once: what it names, then what it names in passing among those.
         found = [
-            [i for i in self.names.in_conversation(turn.content, context) if i in self.recipes]
+            {
+                i: at
+                for i, at in self.names.in_conversation(turn.content, context).items()
+                if i in self.recipes
+            }
             for turn in history
         ]
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
@@ -118,12 +122,14 @@ class Resolver:
             return carried
         return Resolution(message, own)
 
-    def named_in(self, text: str, found: list[str]) -> list[str]:
-        """The conversation's recipes that `text` names: `found`, as the catalog reads it, and
-        those it names in passing among the conversation's recipes."""
-        found = found + [i for i in self.names.among(text, self._named, found) if i not in found]
+    def named_in(self, text: str, found: dict[str, int]) -> list[str]:
+        """The conversation's recipes that `text` names: `found` (with where), as the catalog
+        reads it, and those it names in passing among the conversation's recipes."""
+        places = dict(found)
+        for i in self.names.among(text, self._named, found):
+            places.setdefault(i, self.names.position(text, i))
         # In the order the text names them, which ordinals count by.
-        return sorted(found, key=lambda i: self.names.position(text, i))
+        return sorted(places, key=places.__getitem__)
 
     def focus(self, turns: Sequence[list[str]], history: Sequence[Message]) -> Recipe | None:
         """The one recipe "it" means: the only one the latest turn that named any named; the

@@ -1,0 +1,246 @@
+"""The dishes a chat turn lists, named as assistants name them in passing.
+
+"choc chip cookies, classic oatmeal cookies, banana & oat cookies", "• lava cakes", "goulash
+with potatoes, Belgian stoofvlees … and scouse": each list item or enumerated clause opens
+with a dish, written loosely. The dish is the catalog title whose words the opening covers
+best, weighed by how few titles share each word, so that "the Romanian ardei umpluti" is
+"Ardei umpluti with meat" and "a pork chilli" is no recipe at all."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from app.chat.name_spelling import FUZZY_LENGTH, aliases, key, one_slip, words
+
+# Where a chat turn's list items and clauses begin, and what may open one before the dish.
+CLAUSE = re.compile(r"[^\n•;,:.!?()–—]+")
+OPENING = re.compile(
+    r"^(?:\s|[-*\d.)]|\b(?:and|or|the|a|an|some|try|how about|maybe|also|plus|then|here are|here's|there are"
+    r"|there's|there is|we have|i found|i have|you could make|you could try|you could do|you might like)\b)+",
+    re.I,
+)
+# Inside a clause, "and" and "or" may open the next dish of an enumeration.
+JOINER = re.compile(r"\b(?:and|or)\s+", re.I)
+LINE = re.compile(r"[^\n]+")
+SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+# A list item's line opens with a bullet or a number.
+BULLET = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+# A parenthesis describes the dish before it ("(red lentils, carrot, cumin)"): its commas
+# enumerate ingredients, not dishes.
+ASIDE = re.compile(r"\([^()]*\)")
+# Title words that say little ("and", "with"): a loose mention need not repeat them.
+FILLER = frozenset(
+    {"and", "with", "or", "of", "the", "in", "a", "de", "la", "al", "alla", "all", "con", "en"}
+)
+# An ingredient line opens with a measure ("cups of rice"), not with a dish.
+MEASURES = frozenset(
+    {
+        "cup",
+        "tbsp",
+        "tsp",
+        "tablespon",
+        "teaspon",
+        "g",
+        "cg",
+        "ml",
+        "l",
+        "oz",
+        "lb",
+        "pound",
+        "clove",
+        "pinch",
+        "can",
+        "jar",
+        "slice",
+        "handful",
+        "bunch",
+        "dash",
+        "piece",
+        "stick",
+        "sprig",
+    }
+)
+# The dish opens its clause: at most this many words ("classic", "Belgian") come before it.
+QUALIFIERS = 1
+OPENING_WORDS = 6
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A title the opening words of a clause may name."""
+
+    recipe_id: str
+    weight: float  # the share of the title's telling words the opening holds
+    end: int  # the opening words it spans
+    whole: bool  # every word of a title of two words or more
+
+
+class ListedDishes:
+    """The catalog's titles, ready to be found opening the items of a chat turn's lists."""
+
+    def __init__(self, titles: Mapping[str, str]) -> None:
+        self.titles = dict(titles)
+        self._aliases: dict[tuple[str, ...], str] = {}
+        for recipe_id, title in sorted(self.titles.items()):
+            for alias in aliases(title):
+                self._aliases.setdefault(tuple(alias), recipe_id)
+        owners: dict[str, set[str]] = {}
+        for alias_keys, recipe_id in self._aliases.items():
+            for k in alias_keys:
+                owners.setdefault(k, set()).add(recipe_id)
+        self._owners = {k: len(ids) for k, ids in owners.items()}
+        count = max(len(self.titles), 1)
+        self._weight = {k: math.log(1 + count / n) for k, n in self._owners.items()}
+        # Words met once are looked up again on every turn: remembered per catalog.
+        self._related_memo: dict[str, set[str]] = {}
+        self._cut_memo: dict[str, set[str]] = {}
+        self._with_key: dict[str, list[tuple[str, ...]]] = {}
+        for alias_keys in self._aliases:
+            for k in set(alias_keys) - FILLER:
+                self._with_key.setdefault(k, []).append(alias_keys)
+
+    def leading(self, text: str) -> list[tuple[int, str]]:
+        """The dishes that open the text's list items or its clauses, with where they start.
+        A dish read from some of its words counts in a list item, or beside another dish of
+        the same sentence: an enumeration."""
+        aside_ends = {aside.end() for aside in ASIDE.finditer(text)}
+        text = ASIDE.sub(lambda aside: " " * len(aside.group()), text)
+        found: list[tuple[int, str]] = []
+        for line in LINE.finditer(text):
+            if bullet := BULLET.match(line.group()):
+                # What follows an item's dish describes it.
+                clause = next(CLAUSE.finditer(line.group(), bullet.end()), None)
+                if clause is not None:
+                    found += [
+                        (at, best.recipe_id)
+                        for at, best in self._clause(
+                            text, line.start() + clause.start(), clause.group(), aside_ends
+                        )
+                        if best is not None
+                    ][:1]
+                continue
+            for sentence in SENTENCE.finditer(line.group()):
+                entries = [
+                    entry
+                    for clause in CLAUSE.finditer(sentence.group())
+                    for entry in self._clause(
+                        text, line.start() + sentence.start() + clause.start(), clause.group(), aside_ends
+                    )
+                ]
+                for n, (at, best) in enumerate(entries):
+                    neighbours = [entries[m][1] for m in (n - 1, n + 1) if 0 <= m < len(entries)]
+                    beside = any(other is not None for other in neighbours)
+                    if best is not None and (best.whole or beside):
+                        found.append((at, best.recipe_id))
+        return found
+
+    def _clause(
+        self, text: str, at: int, clause: str, aside_ends: set[int]
+    ) -> list[tuple[int, Candidate | None]]:
+        """The dish opening a clause, and those after its "and" or "or" where the clause
+        enumerates: the words before the joiner are a dish ("arrabbiata or carbonara"), or
+        a parenthesis just ended ("carbonnade flamande (…) and scouse")."""
+        entries: list[tuple[int, Candidate | None]] = []
+        start = 0
+        for joiner in [None, *JOINER.finditer(clause)]:
+            if joiner is not None:
+                after_aside = len(text[: at + joiner.start()].rstrip()) in aside_ends
+                if not (after_aside or self._is_dish(clause[start : joiner.start()])):
+                    continue
+                start = joiner.end()
+            opening = OPENING.sub("", clause[start:])
+            said = [key(w) for w in words(opening)[:OPENING_WORDS]]
+            entries.append((at + len(clause) - len(opening), self._best_title(said) if said else None))
+        return entries
+
+    def _is_dish(self, words_before: str) -> bool:
+        """Whether these words are a dish and nothing more: "Pasta arrabbiata" but not
+        "Chili con carne with ground beef"."""
+        said = [key(w) for w in words(OPENING.sub("", words_before))]
+        best = self._best_title(said) if said and len(said) <= OPENING_WORDS else None
+        return best is not None and best.end == len(said)
+
+    def _best_title(self, said: Sequence[str]) -> Candidate | None:
+        """The title these opening words name best, if one does; none for an ingredient line."""
+        if said[0] in MEASURES:
+            return None
+        options: set[tuple[str, ...]] = set()
+        for s in said[: QUALIFIERS + 2]:
+            for k in self._related(s) | self._cut_short(s):
+                options.update(self._with_key.get(k, ()))
+        fits = [fit for alias in options if (fit := self._fit(alias, said)) is not None]
+        if not fits:
+            return None
+        best = max(fit.weight for fit in fits)
+        winners = {fit.recipe_id: fit for fit in fits if fit.weight == best}
+        return next(iter(winners.values())) if len(winners) == 1 else None
+
+    def _related(self, said: str) -> set[str]:
+        """The title words a said word may be: itself, or one slip away if it is no title
+        word itself ("sauce" is no "saute")."""
+        if (found := self._related_memo.get(said)) is None:
+            found = {said} if said in self._owners else set()
+            if len(said) >= FUZZY_LENGTH and not found:
+                found |= {k for k in self._owners if k[0] == said[0] and one_slip(said, k)}
+            self._related_memo[said] = found
+        return found
+
+    def _cut_short(self, said: str) -> set[str]:
+        """The title words a said word may cut short: "oat" of "oatmeal", "choc" of
+        "chocolate" (but "paprika" is no "paprikash"). Only beside other words of the title:
+        alone, "well" would be a "Wellington"."""
+        if (found := self._cut_memo.get(said)) is None:
+            found = set()
+            if len(said) >= 3:
+                found = {k for k in self._owners if k.startswith(said) and len(k) >= len(said) + 3}
+            self._cut_memo[said] = found
+        return found
+
+    def _fit(self, alias: tuple[str, ...], said: Sequence[str]) -> Candidate | None:
+        """How well the opening words name this title, if they do: most of its telling words
+        after at most one qualifier ("classic oatmeal cookies"), or the one word that is its
+        own ("goulash with potatoes": Beef Goulash)."""
+        wanted = [k for k in alias if k not in FILLER]
+        if not wanted:
+            return None
+        joined = [a + b for a, b in pairwise(said)]  # "lava cakes": Lavacake
+        at: dict[str, int] = {}
+        for k in wanted:
+            where = next((n for n, s in enumerate(said) if k in self._related(s)), None)
+            if where is None and k in joined:
+                where = joined.index(k) + 1
+            if where is not None:
+                at[k] = where
+        if not at or min(at.values()) > QUALIFIERS:
+            return None
+        # In the title's order and together: "basic meatballs and the full spaghetti" names
+        # no "Spaghetti and Meatballs".
+        order = [at[k] for k in wanted if k in at]
+        if order != sorted(order) or order[-1] - order[0] > len(alias):
+            return None
+        end = max(at.values()) + 1
+        cut = [k for k in wanted if k not in at and any(k in self._cut_short(s) for s in said[:end])]
+        matched = [*at, *cut]
+        weight = sum(self._weight[k] for k in matched) / sum(self._weight[k] for k in wanted)
+        recipe_id = self._aliases[alias]
+        if len(matched) == len(wanted) and len(wanted) > 1:
+            # Only a title written whole from the clause's first word counts outside a list:
+            # "a creamy mushroom sauce on the side" may be a side, not a recipe on offer.
+            return Candidate(recipe_id, weight, end, whole=min(at.values()) == 0)
+        if len(at) > 1 and weight >= 0.6 and any(self._owners[k] <= 3 for k in at):
+            return Candidate(recipe_id, weight, end, whole=False)
+        # One word: the title's own last word, not the start of another dish ("kidney beans").
+        (only,) = at if len(at) == 1 else ("",)
+        following = said[end] if end < len(said) else ""
+        if (
+            only == wanted[-1]
+            and self._owners[only] == 1
+            and not cut
+            and (following in FILLER or following not in self._owners)
+        ):
+            return Candidate(recipe_id, weight, end, whole=False)
+        return None
