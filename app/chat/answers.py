@@ -38,7 +38,8 @@ from app.chat.thoughts import data_point, semantic_options, thoughts
 from app.http.bodies import ChatResponse, Message, Source
 from app.prompts import prompt
 from app.protocol.chat_protocol import ChatProtocolRequest, Overrides
-from app.providers import ChatModel, ChatStream, ChatTurn, ModelBusyError, Usage
+from app.providers.errors import ModelBusyError
+from app.providers.protocols import ChatModel, ChatStream, ChatTurn, Usage
 from app.recipes import Recipe
 from app.search.retrieval import Retrieval, Retriever
 from app.settings import Settings
