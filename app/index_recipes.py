@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from app.indexing.pipeline import Indexer, IndexingOptions, IndexingReport, read_items
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 from app.services import build_retriever
 from app.settings import get_settings
 

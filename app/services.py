@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.chat.answer_guard import Named
 from app.indexing.pipeline import Indexer, IndexingOptions
-from app.providers import ChatModel, Embedder, RecipeStore, SearchIndex
+from app.providers.protocols import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.recipes import read_catalog
 from app.search.question_reader import ModelReader, QuestionReader, RuleReader
 from app.search.retrieval import Retriever

@@ -32,7 +32,7 @@ from app.chat.recipe_names import RecipeNames
 from app.chat.rewrite import reformulate
 from app.http.bodies import Message
 from app.protocol.chat_protocol import ChatProtocolRequest
-from app.providers import ChatModel
+from app.providers.protocols import ChatModel
 from app.recipes import Recipe, read_catalog
 from app.search.ranking import reciprocal_rank_fusion
 from app.search.retrieval import Retriever

@@ -21,8 +21,8 @@ import httpx
 import pytest
 from aiohttp import web
 
-from app.providers import ChatStream, ChatTurn, Finish, Usage
 from app.providers.openai_clients import OpenAIChatModel, create_client
+from app.providers.protocols import ChatStream, ChatTurn, Finish, Usage
 from app.settings import Settings
 
 Reply = str | Callable[[Sequence[ChatTurn]], str] | Exception

@@ -11,9 +11,10 @@ import json
 import pytest
 from aiohttp import web
 
-from app.providers import IndexDocument, IndexInfo, SemanticOptions, UpstreamError
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
+from app.providers.errors import UpstreamError
+from app.providers.protocols import IndexDocument, IndexInfo, SemanticOptions
 from app.recipes import Recipe
 from app.search.filters import RecipeFilters
 from tests.support import COSMOS_KEY, DOCS, INDEX, QUICK_GIVE_UP, SEARCH_KEY, FakeAzure, never_answer, reply

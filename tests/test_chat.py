@@ -8,7 +8,8 @@ import asyncio
 
 import pytest
 
-from app.providers import Finish, ModelBusyError
+from app.providers.errors import ModelBusyError
+from app.providers.protocols import Finish
 from tests.protocol_helpers import server_sent_events
 from tests.support import StreamingScriptedModel, say
 

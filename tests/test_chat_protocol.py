@@ -14,7 +14,8 @@ from starlette.testclient import TestClient
 
 import function_app
 from app.protocol.chat_protocol import JSON_LINES
-from app.providers import NO_SEMANTIC, ContentFilteredError, SearchHit, SemanticOptions, UpstreamError, Usage
+from app.providers.errors import ContentFilteredError, UpstreamError
+from app.providers.protocols import NO_SEMANTIC, SearchHit, SemanticOptions, Usage
 from app.recipes import read_catalog
 from app.search.filters import NO_FILTERS
 from app.search.retrieval import Retriever

@@ -18,9 +18,10 @@ from typing import Any
 import httpx
 import pytest
 
-from app.providers import ContentFilteredError, ModelBusyError, UpstreamError, Usage
+from app.providers.errors import ContentFilteredError, ModelBusyError, UpstreamError
 from app.providers.llama_cpp_llm import FAILED, LlamaCppChatModel, bundled_model_path
 from app.providers.openai_clients import ANSWER_FILTERED
+from app.providers.protocols import Usage
 from tests.support import SECRET, Server, chat_model
 
 MESSAGES = [{"role": "user", "content": "Dinner?"}]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.providers import IndexDocument, IndexInfo
+from app.providers.protocols import IndexDocument, IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
 from app.recipes import Recipe, read_catalog
 from app.search.filters import RecipeFilters

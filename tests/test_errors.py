@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import function_app
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 
 ROUTES = ["/api/chat/reformulate", "/api/chat"]
 

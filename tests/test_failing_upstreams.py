@@ -18,8 +18,9 @@ import httpx
 import pytest
 
 import function_app
-from app.providers import ChatStream, UpstreamError
+from app.providers.errors import UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, create_client
+from app.providers.protocols import ChatStream
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from app.settings import Settings

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 import function_app
 from app.indexing.pipeline import IndexingOptions
-from app.providers import ChatTurn
+from app.providers.protocols import ChatTurn
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.search.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index, use_services

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from app.indexing.pipeline import Indexer, IndexingOptions, InvalidItem, read_items
-from app.providers import IndexDocument, IndexIncompatibleError, IndexInfo, UpstreamError
+from app.providers.errors import IndexIncompatibleError, UpstreamError
+from app.providers.protocols import IndexDocument, IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS

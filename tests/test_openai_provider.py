@@ -10,7 +10,7 @@ from collections.abc import Callable
 import httpx
 import pytest
 
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder, create_client
 from app.settings import Settings
 from tests.support import SECRET, Server, chat_model, openai_settings

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from starlette.testclient import TestClient
 
 import function_app
-from app.providers import IndexInfo
+from app.providers.protocols import IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
 from app.search.retrieval import Retriever
 from app.services import Services, use_services

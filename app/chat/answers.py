@@ -9,50 +9,43 @@ generate, check, shape.
   goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
 - generate: the model streams, or, for a question the retrieved recipes' data answers
   better (`answer_writer`), the data answers with no model call (`app/chat/data_answers.py`);
-- check: the answer guard (`app/chat/answer_guard.py`) lets through only sentences that neither
-  repeat, loop, name a recipe that was not retrieved, nor contradict the recipes' data, and
-  drops the unfinished end of a reply cut at the token limit; citations of recipes that were
-  not retrieved are removed (`app/chat/citations.py`). A reply the guard refuses before it has
-  named a retrieved recipe is followed by the data's answer, so that a search that found
-  recipes is never answered with an apology;
+- check (`Answer`, `app/chat/answer_stream.py`): the answer guard (`app/chat/answer_guard.py`)
+  lets through only sentences that neither repeat, loop, name a recipe that was not retrieved,
+  nor contradict the recipes' data, and drops the unfinished end of a reply cut at the token
+  limit; citations of recipes that were not retrieved are removed (`app/chat/citations.py`).
+  A reply the guard refuses before it has named a retrieved recipe is followed by the data's
+  answer, so that a search that found recipes is never answered with an apology;
 - shape: `Answer` is iterated piece by piece by the protocol's chunks
-  (`app/protocol/chat_protocol.py`) and by the app body's streams, or read whole by
+  (`app/protocol/rendering.py`) and by the app body's streams, or read whole by
   `chat_response` for the app body's `{"answer", "sources"}`."""
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Sequence
+from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from app.chat import data_answers
-from app.chat.answer_guard import AnswerGuard, GuardReport, Named
+from app.chat.answer_guard import Named
+from app.chat.answer_stream import Answer, Writer
 from app.chat.citations import CitationFilter
-from app.chat.followups import FollowupSplitter
 from app.chat.history import recent_history
 from app.chat.rewrite import Rewrite, reformulate
 from app.chat.thoughts import data_point, semantic_options, thoughts
-from app.http.bodies import ChatResponse, Message, Source
+from app.http.bodies import ChatResponse, Message
 from app.prompts import prompt
 from app.protocol.chat_protocol import ChatProtocolRequest, Overrides
-from app.providers import ChatModel, ChatStream, ChatTurn, ModelBusyError, Usage
+from app.providers.protocols import ChatModel, ChatTurn
 from app.recipes import Recipe
 from app.search.retrieval import Retrieval, Retriever
 from app.settings import Settings
-
-log = logging.getLogger(__name__)
 
 # A cloud model's answer; the embedded model's is LOCAL_ANSWER_MAX_TOKENS.
 ANSWER_MAX_TOKENS = 600
 # Room for three short questions after the answer.
 FOLLOWUP_TOKENS = 120
-DATA_MODEL = "recipe-data"
 CITATION = re.compile(r"\s?\[[a-z0-9][a-z0-9-]*\]")
-
-Writer = Literal["model", "data"]
 
 
 def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
@@ -106,128 +99,6 @@ def choose_writer(settings: Settings) -> Writer:
 def strip_citations(text: str) -> str:
     """The answer without its `[id]` citations: the app body returns them as `sources`."""
     return CITATION.sub("", text)
-
-
-class Answer:
-    """One answer as a client may see it: guarded, citations checked, follow-up questions
-    (when asked for) split off, whitespace trimmed. Iterate it once; `text`, `finish_reason`,
-    `followup_questions`, `usage` and `report` are known after the last piece."""
-
-    def __init__(
-        self,
-        question: str,
-        recipes: Sequence[Recipe],
-        named: Named,
-        stream: ChatStream | None,
-        *,
-        followups: bool,
-        require_recipe: bool,
-    ) -> None:
-        self._question = question
-        self.recipes = list(recipes)
-        self._named = named
-        self._stream = stream
-        self._followups = followups
-        # A small model's reply that names none of the recipes found is no answer.
-        self._require_recipe = require_recipe
-        self.model = stream.model if stream is not None else DATA_MODEL
-        self.writer: Writer = "model" if stream is not None else "data"
-        self.text = ""
-        self.finish_reason = "stop"
-        # None when they were not asked for; a list, perhaps empty, when they were.
-        self.followup_questions: list[str] | None = None
-        self.report = GuardReport()
-
-    @property
-    def usage(self) -> Usage | None:
-        return self._stream.usage if self._stream is not None else None
-
-    async def __aiter__(self) -> AsyncIterator[str]:
-        shown = False
-        async for piece in self._pieces():
-            if not shown:
-                piece = piece.lstrip()
-            if piece:
-                shown = True
-                self.text += piece
-                yield piece
-        self.text = self.text.rstrip()
-
-    async def _pieces(self) -> AsyncIterator[str]:
-        if self._stream is not None:
-            async for piece in self._model_pieces(self._stream):
-                yield piece
-            if self.writer == "model":
-                return
-            # The model's reply was refused (or it was busy): the data's answer follows.
-            self.finish_reason = "stop"
-            if self.text.strip():
-                yield "\n\n"
-        if self._followups and self.followup_questions is None:
-            self.followup_questions = []
-        composed = data_answers.compose(self._question, self.recipes)
-        self.report.named = [r.id for r in self.recipes if f"[{r.id}]" in composed.text]
-        # Sentence by sentence, as a model would write it.
-        for part in re.split(r"(?<=[.:])(?=\s)", composed.text):
-            yield part
-
-    async def _model_pieces(self, stream: ChatStream) -> AsyncIterator[str]:
-        guard = AnswerGuard(self.recipes, self._named)
-        self.report = guard.report
-        citations = CitationFilter([r.id for r in self.recipes])
-        splitter = FollowupSplitter() if self._followups else None
-        started = False
-        # A small model's sentences are held until one names a retrieved recipe: its openings
-        # ("Sure!", "I'm sorry for the confusion.") are no answer, and the data's answer
-        # replaces a reply that never names one, with nothing of it shown.
-        held = ""
-        try:
-            async with contextlib.aclosing(aiter(stream)) as pieces:
-                async for piece in pieces:
-                    started = True
-                    text = citations.feed(guard.feed(splitter.feed(piece) if splitter else piece))
-                    if self._require_recipe and not guard.report.named:
-                        held, text = held + text, ""
-                    elif held:
-                        held, text = "", held + text
-                    if text:
-                        yield text
-                    if guard.refused:
-                        # What the model writes after a refused sentence comes from the same
-                        # state: stop it (closing the stream frees the model).
-                        break
-        except ModelBusyError:
-            if started:
-                raise
-            log.info("the embedded model was busy: answering from the recipes' data")
-            self.writer = "data"
-            return
-        cut = stream.finish_reason == "length"
-        tail = splitter.flush() if splitter else ""
-        tail = held + citations.feed(guard.feed(tail) + guard.finish(cut=cut)) + citations.flush()
-        named_any = bool(guard.report.named)
-        if tail.strip() and (named_any or not self._require_recipe):
-            yield tail
-        if splitter:
-            self.followup_questions = splitter.questions()
-        if self.recipes and (
-            (guard.refused and not named_any)
-            or not self.text.strip()
-            or (not named_any and self._require_recipe)
-        ):
-            self.writer = "data"
-        elif cut:
-            self.finish_reason = "length"
-
-    def sources(self) -> list[Source]:
-        """The retrieved recipes the answer names, titled from the store."""
-        named = set(self.report.named)
-        lowered = self.text.lower()
-        return [
-            Source(id=r.id, title=r.title)
-            for r in self.recipes
-            if r.id in named or f"[{r.id}]" in lowered or r.title.lower() in lowered
-        ]
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from app.chat.references.catalog import Catalog
 from app.chat.references.resolver import Resolution
 from app.http.bodies import Message
 from app.prompts import examples, prompt
-from app.providers import ChatModel, ChatTurn
+from app.providers.protocols import ChatModel, ChatTurn
 from app.search.text import content_words, stem
 from app.settings import Settings
 

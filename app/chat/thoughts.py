@@ -9,7 +9,7 @@ from typing import Any
 from app.chat.rewrite import Rewrite
 from app.http.bodies import Message
 from app.protocol.chat_protocol import Overrides
-from app.providers import ChatTurn, SearchIndex, SemanticOptions
+from app.providers.protocols import ChatTurn, SearchIndex, SemanticOptions
 from app.search.retrieval import Retrieval, ScoredRecipe
 from app.settings import Settings
 

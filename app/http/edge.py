@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from app.http.bodies import describe_errors
 from app.http.json_text import NotJson, parse_json
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 from app.services import Services, get_services
 from app.settings import Settings, get_settings
 

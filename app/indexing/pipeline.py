@@ -19,15 +19,8 @@ from pydantic import BaseModel, ValidationError
 
 from app.http.bodies import describe_errors
 from app.http.json_text import NotJson, parse_json
-from app.providers import (
-    Embedder,
-    IndexDocument,
-    IndexIncompatibleError,
-    IndexInfo,
-    RecipeStore,
-    SearchIndex,
-    UpstreamError,
-)
+from app.providers.errors import IndexIncompatibleError, UpstreamError
+from app.providers.protocols import Embedder, IndexDocument, IndexInfo, RecipeStore, SearchIndex
 from app.providers.retry import Sleep, with_retries
 from app.recipes import Recipe
 

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse
 from app.chat.answers import StartedAnswer
 from app.http.edge import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
 from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 
 log = logging.getLogger(__name__)
 

@@ -14,16 +14,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from app.providers import (
-    NO_SEMANTIC,
-    IndexDocument,
-    IndexInfo,
-    SearchHit,
-    SemanticOptions,
-    UpstreamError,
-    retry_after_seconds,
-)
 from app.providers.azure_credentials import azure_credential
+from app.providers.errors import UpstreamError, retry_after_seconds
+from app.providers.protocols import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
 from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.settings import Settings
 

@@ -16,7 +16,8 @@ from collections.abc import AsyncGenerator, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from app.providers import ChatStream, ChatTurn, Finish, ModelBusyError, UpstreamError
+from app.providers.errors import ModelBusyError, UpstreamError
+from app.providers.protocols import ChatStream, ChatTurn, Finish
 
 if TYPE_CHECKING:
     from llama_cpp.llama_types import CreateChatCompletionStreamResponse

@@ -11,15 +11,8 @@ import logging
 from collections.abc import AsyncGenerator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.providers import (
-    ChatStream,
-    ChatTurn,
-    ContentFilteredError,
-    Finish,
-    UpstreamError,
-    Usage,
-    retry_after_seconds,
-)
+from app.providers.errors import ContentFilteredError, UpstreamError, retry_after_seconds
+from app.providers.protocols import ChatStream, ChatTurn, Finish, Usage
 from app.settings import Settings
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from app.providers import UpstreamError
+from app.providers.errors import UpstreamError
 
 log = logging.getLogger(__name__)
 

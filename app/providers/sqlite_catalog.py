@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from app.providers import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
+from app.providers.protocols import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
 from app.recipes import Recipe
 from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.search.ranking import reciprocal_rank_fusion

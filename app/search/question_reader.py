@@ -20,7 +20,7 @@ from typing import Protocol
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from app.prompts import prompt
-from app.providers import ChatModel
+from app.providers.protocols import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
 from app.search.text import stem

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 
 from app.chat.references.catalog import Catalog
-from app.providers import (
+from app.providers.errors import IndexIncompatibleError
+from app.providers.protocols import (
     NO_SEMANTIC,
     Embedder,
-    IndexIncompatibleError,
     IndexInfo,
     RecipeStore,
     SearchIndex,

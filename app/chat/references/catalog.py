@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.resolver import Resolution, Resolver
 from app.http.bodies import Message
-from app.providers import RecipeStore
+from app.providers.protocols import RecipeStore
 
 
 class CatalogNames:
