@@ -12,7 +12,8 @@ from functools import cache
 import pytest
 
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.resolver import Resolution, Resolver
+from app.chat.references.resolution import Resolution
+from app.chat.references.resolver import Resolver
 from app.http.bodies import Message
 from app.recipes import Recipe, read_catalog
 from app.settings import Settings
@@ -311,3 +312,32 @@ def test_it_after_a_which_question_is_the_recipe_the_answer_chose():
     )
 
     assert resolve("What do I need for it?", *turns).question == "What do I need for the Mushroom Stroganov?"
+
+
+# A follow-up that only points elsewhere asks the last question again.
+
+ASKED_ABOUT_THE_FIRST = (*VEGETARIAN, "Is the first one vegan?", "No, the Mushroom sauce uses butter.")
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("and the others?", "Are the Shakshouka and the Spanish Tortilla vegan?"),
+        ("what about the second one?", "Is the Shakshouka vegan?"),
+        ("And the Spanish Tortilla?", "Is the Spanish Tortilla vegan?"),
+    ],
+)
+def test_pointing_at_other_recipes_asks_the_last_question_about_them(message, question):
+    assert resolve(message, *ASKED_ABOUT_THE_FIRST).question == question
+
+
+def test_the_question_asked_again_agrees_with_how_many_recipes_it_is_about():
+    turns = (*VEGETARIAN, "How long does the Shakshouka take?", "About 20 minutes.")
+
+    assert resolve("and the others?", *turns).question == (
+        "How long do the Mushroom sauce and the Spanish Tortilla take?"
+    )
+
+
+def test_a_pointer_after_a_question_about_no_recipe_is_resolved_as_usual():
+    assert resolve("and the second one?", *VEGETARIAN).question == "And the Shakshouka?"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from app.chat.history import estimate_tokens, recent_history
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.catalog import Catalog
-from app.chat.references.resolver import Resolution
+from app.chat.references.resolution import Resolution
 from app.http.bodies import Message
 from app.prompts import examples, prompt
 from app.providers.protocols import ChatModel, ChatTurn

@@ -4,7 +4,29 @@ cuisine, kind of dish, time limit, exclusions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from app.chat.recipe_names import RecipeNames
+from app.chat.references.phrasing import finish, lower_first
+from app.chat.references.resolution import Resolution
+from app.chat.references.vocabulary import (
+    ADDITIVE,
+    CUISINES,
+    DIET_WORDS,
+    DISHES,
+    ELLIPSIS_LEAD,
+    ELLIPTICAL,
+    FOCUS,
+    FULL_QUESTION,
+    HEAD,
+    ORDINAL,
+    SET_WORDS,
+    SETTLING,
+)
+from app.http.bodies import Message
+from app.search.filters import DIET_FLAGS
+from app.search.question_reader import read_question
 
 # "can't have gluten or dairy", "doesn't eat any animal products": diets said as refusals.
 REFUSAL = re.compile(
@@ -34,3 +56,86 @@ class Constraints:
 
     def empty(self) -> bool:
         return not (self.diets or self.cuisine or self.dish or self.minutes is not None or self.exclude)
+
+
+def constraints(texts: Sequence[str]) -> Constraints:
+    """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one."""
+    found = Constraints()
+    for text in texts:
+        filters = read_question(text).filters
+        diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)] + refused_diets(text)
+        found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
+        if filters.max_total_minutes is not None:
+            found.minutes = filters.max_total_minutes
+        found.exclude += [e for e in filters.exclude if e not in found.exclude]
+        said = re.findall(r"[\w-]+", text.lower())
+        found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
+        found.dish = next((w for w in said if w in DISHES), found.dish)
+    return found
+
+
+def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
+    """An elliptical follow-up inherits what the user asked for earlier."""
+    definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
+    if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message) or definite:
+        return None  # a reference to recipes the catalog does not know: nothing to ground
+    lead = ELLIPSIS_LEAD.match(message.strip())
+    body = ELLIPSIS_LEAD.sub("", message.strip())
+    one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
+    short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
+    if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
+        return None
+    # What the user asked for, not what they asked about: "Is it vegetarian?" or "Is the
+    # Shakshouka vegan?" asks about one recipe and sets no diet for what follows.
+    asked_for = [
+        m.content
+        for m in history
+        if m.role == "user" and not FOCUS.search(m.content) and not names.named(m.content)
+    ]
+    earlier = constraints(asked_for)
+    mine = constraints([message])
+    additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
+    if mine.dish and not additive and SETTLING.search(message):
+        # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
+        # "something for breakfast" adds to what was asked.
+        return None
+    inherited = Constraints(
+        diets=[d for d in earlier.diets if d not in mine.diets],
+        cuisine=None if mine.cuisine else earlier.cuisine,
+        dish=None if mine.dish else earlier.dish,
+        minutes=None if mine.minutes is not None else earlier.minutes,
+        exclude=[e for e in earlier.exclude if e not in mine.exclude],
+    )
+    if inherited.empty():
+        return None
+    adjectives = " ".join([*inherited.diets, *([inherited.cuisine] if inherited.cuisine else [])])
+    body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
+    head_match = HEAD.search(body)
+    if head_match:
+        plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
+        noun = inherited.dish or ("recipes" if plural else "recipe")
+        end = head_match.end()
+        # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
+        quality = re.match(r"\s+(?!(?:with|without|for|to|that|like|else|in|i)\b)([a-z-]+)", body[end:], re.I)
+        if head_match.group().lower() in ("something", "anything") and (
+            other := re.match(r"\s+else\b", body[end:], re.I)
+        ):
+            adjectives, end = f"other {adjectives}".strip(), end + other.end()
+        elif head_match.group().lower() in ("something", "anything") and quality:
+            adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
+        head = " ".join(filter(None, [adjectives, noun]))
+        body = body[: head_match.start()] + head + body[end:]
+    elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
+        body = re.sub(rf"\b{re.escape(dish)}\b", f"{adjectives} {dish}".strip(), body, count=1, flags=re.I)
+    else:
+        head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
+        joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
+        body = f"{head} {joined}{body}"
+    if not re.match(r"^(?:what|how|is|are|any|do|does|can)\b", body, re.I):
+        body = f"What about {lower_first(body)}"
+    tail = [f"without {e}" for e in inherited.exclude]
+    if inherited.minutes is not None:
+        tail.append(f"ready in under {inherited.minutes} minutes")
+    question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
+    carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *tail]
+    return Resolution(finish(question + "?", message), names.named(question), carried, rule="carry-over")

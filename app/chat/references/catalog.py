@@ -6,7 +6,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.resolver import Resolution, Resolver
+from app.chat.references.resolution import Resolution
+from app.chat.references.resolver import Resolver
 from app.http.bodies import Message
 from app.providers.protocols import RecipeStore
 

@@ -22,28 +22,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from app.chat.name_spelling import words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import Constraints, refused_diets
+from app.chat.references.carried import carry_over
 from app.chat.references.descriptions import described, matches
-from app.chat.references.phrasing import considering, finish, lower_first, the
+from app.chat.references.phrasing import considering, finish, the
+from app.chat.references.replay import asked_again, points_only
+from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
-    ADDITIVE,
     CHOICE,
     COUNTS,
-    CUISINES,
     DESCRIBED,
-    DIET_WORDS,
-    DISHES,
-    ELLIPSIS_LEAD,
-    ELLIPTICAL,
     EXCLUDED,
     EXCLUSIVE,
     FOCUS,
-    FULL_QUESTION,
-    HEAD,
     ONE_WITH,
     ORDINAL,
     ORDINALS,
@@ -51,29 +45,14 @@ from app.chat.references.vocabulary import (
     QUICK,
     SET_LEAD,
     SET_WORDS,
-    SETTLING,
     SLOW,
     SWITCH,
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
-from app.search.filters import DIET_FLAGS
-from app.search.question_reader import read_question
 
-
-@dataclass(frozen=True)
-class Resolution:
-    """The standalone question, and what it was grounded in."""
-
-    question: str
-    # The catalog recipes the question names, in order.
-    recipe_ids: list[str] = field(default_factory=list)
-    # The earlier constraints the question inherited ("vegetarian", "Italian").
-    carried: list[str] = field(default_factory=list)
-    # Which rule rewrote it; None when the message was left as it is.
-    rule: str | None = None
-    # Every catalog recipe the conversation named: what a model's rewrite may name.
-    mentioned: list[str] = field(default_factory=list)
+# The rules that resolve a pointer to recipes, which may stand for the last question again.
+REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 
 
 class Resolver:
@@ -110,7 +89,30 @@ class Resolver:
         listed = next((ids for ids in reversed(turns) if len(ids) > 1), latest)
         offered = [self.recipes[i] for i in listed]
         self._focus = self.focus(turns, history)
-        return replace(self._resolve(message, history, offered, own), mentioned=self._named)
+        resolution = self._resolve(message, history, offered, own)
+        if resolution.rule in REFERRING and points_only(message, resolution, self.names):
+            resolution = self._asked_again(resolution, message, history) or resolution
+        return replace(resolution, mentioned=self._named)
+
+    def _asked_again(
+        self, resolution: Resolution, message: str, history: Sequence[Message]
+    ) -> Resolution | None:
+        """The user's last question, about the recipes this message points at instead."""
+        last = next((n for n in range(len(history) - 1, -1, -1) if history[n].role == "user"), None)
+        if last is None:
+            return None
+        previous = Resolver(self.names, self.recipes).resolve(history[last].content, history[:last])
+        before = [i for i in previous.recipe_ids if i in self.recipes]
+        if not before or before == resolution.recipe_ids:
+            return None
+        question = asked_again(
+            previous,
+            [self.recipes[i].title for i in before],
+            [self.recipes[i].title for i in resolution.recipe_ids],
+            self.names,
+            message,
+        )
+        return replace(resolution, question=question) if question else None
 
     def _resolve(
         self, message: str, history: Sequence[Message], offered: list[Recipe], own: list[str]
@@ -118,7 +120,9 @@ class Resolver:
         for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
-        if (carried := self._carry(message, history)) is not None:
+        if own and points_only(message, named := Resolution(message, own, rule="name"), self.names):
+            return named  # "and the Shakshouka?": a recipe by its name, nothing to carry
+        if (carried := carry_over(message, history, self.names)) is not None:
             return carried
         return Resolution(message, own)
 
@@ -273,92 +277,3 @@ class Resolver:
         return Resolution(
             considering([r.title for r in offered], rest, message), [r.id for r in offered], rule="set"
         )
-
-    def _carry(self, message: str, history: Sequence[Message]) -> Resolution | None:
-        """An elliptical follow-up inherits what the user asked for earlier."""
-        definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
-        if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message) or definite:
-            return None  # a reference to recipes the catalog does not know: nothing to ground
-        lead = ELLIPSIS_LEAD.match(message.strip())
-        body = ELLIPSIS_LEAD.sub("", message.strip())
-        one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
-        short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
-        if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
-            return None
-        # What the user asked for, not what they asked about: "Is it vegetarian?" or "Is the
-        # Shakshouka vegan?" asks about one recipe and sets no diet for what follows.
-        asked_for = [
-            m.content
-            for m in history
-            if m.role == "user" and not FOCUS.search(m.content) and not self.names.named(m.content)
-        ]
-        earlier = self.constraints(asked_for)
-        mine = self.constraints([message])
-        additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
-        if mine.dish and not additive and SETTLING.search(message):
-            # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
-            # "something for breakfast" adds to what was asked.
-            return None
-        inherited = Constraints(
-            diets=[d for d in earlier.diets if d not in mine.diets],
-            cuisine=None if mine.cuisine else earlier.cuisine,
-            dish=None if mine.dish else earlier.dish,
-            minutes=None if mine.minutes is not None else earlier.minutes,
-            exclude=[e for e in earlier.exclude if e not in mine.exclude],
-        )
-        if inherited.empty():
-            return None
-        adjectives = " ".join([*inherited.diets, *([inherited.cuisine] if inherited.cuisine else [])])
-        body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
-        head_match = HEAD.search(body)
-        if head_match:
-            plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
-            noun = inherited.dish or ("recipes" if plural else "recipe")
-            end = head_match.end()
-            # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
-            quality = re.match(
-                r"\s+(?!(?:with|without|for|to|that|like|else|in|i)\b)([a-z-]+)", body[end:], re.I
-            )
-            if head_match.group().lower() in ("something", "anything") and (
-                other := re.match(r"\s+else\b", body[end:], re.I)
-            ):
-                adjectives, end = f"other {adjectives}".strip(), end + other.end()
-            elif head_match.group().lower() in ("something", "anything") and quality:
-                adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
-            head = " ".join(filter(None, [adjectives, noun]))
-            body = body[: head_match.start()] + head + body[end:]
-        elif (
-            dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)
-        ) is not None:
-            body = re.sub(
-                rf"\b{re.escape(dish)}\b", f"{adjectives} {dish}".strip(), body, count=1, flags=re.I
-            )
-        else:
-            head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
-            joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
-            body = f"{head} {joined}{body}"
-        if not re.match(r"^(?:what|how|is|are|any|do|does|can)\b", body, re.I):
-            body = f"What about {lower_first(body)}"
-        tail = [f"without {e}" for e in inherited.exclude]
-        if inherited.minutes is not None:
-            tail.append(f"ready in under {inherited.minutes} minutes")
-        question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
-        carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *tail]
-        return Resolution(
-            finish(question + "?", message), self.names.named(question), carried, rule="carry-over"
-        )
-
-    def constraints(self, texts: Sequence[str]) -> Constraints:
-        """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one."""
-        found = Constraints()
-        for text in texts:
-            filters = read_question(text).filters
-            diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)] + refused_diets(text)
-            found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
-            if filters.max_total_minutes is not None:
-                found.minutes = filters.max_total_minutes
-            found.exclude += [e for e in filters.exclude if e not in found.exclude]
-            said = re.findall(r"[\w-]+", text.lower())
-            found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
-            found.dish = next((w for w in said if w in DISHES), found.dish)
-        return found
