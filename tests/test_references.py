@@ -299,6 +299,20 @@ def test_a_diet_said_as_a_refusal_is_carried():
     )
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("any soups?", "Any gluten-free fish soups?"),
+        ("and a dessert?", "What about a gluten-free dessert?"),  # a dessert takes no fish along
+        ("any vegetarian curries?", "Any vegetarian gluten-free curries?"),  # nor a diet without meat
+    ],
+)
+def test_the_main_ingredient_asked_for_is_carried_into_a_savoury_dish(message, question):
+    turns = ("fish tonight please, has to be gluten free", "Baked salmon or the Fish Curry.")
+
+    assert resolve(message, *turns).question == question
+
+
 def test_a_question_about_one_recipe_sets_no_diet_for_what_follows():
     turns = ("Mushroom recipes?", "The Mushroom sauce.", "Is it vegetarian?", "Yes, it is.")
 

@@ -20,7 +20,9 @@ from app.chat.references.vocabulary import (
     FOCUS,
     FULL_QUESTION,
     HEAD,
+    MAINS,
     ORDINAL,
+    SAVOURY,
     SET_WORDS,
     SETTLING,
 )
@@ -51,11 +53,14 @@ class Constraints:
     diets: list[str] = field(default_factory=list)
     cuisine: str | None = None
     dish: str | None = None
+    main: str | None = None  # the main ingredient asked for: "fish", "chicken"
     minutes: int | None = None
     exclude: list[str] = field(default_factory=list)
 
     def empty(self) -> bool:
-        return not (self.diets or self.cuisine or self.dish or self.minutes is not None or self.exclude)
+        return not (
+            self.diets or self.cuisine or self.dish or self.main or self.minutes is not None or self.exclude
+        )
 
 
 def constraints(texts: Sequence[str]) -> Constraints:
@@ -71,6 +76,7 @@ def constraints(texts: Sequence[str]) -> Constraints:
         said = re.findall(r"[\w-]+", text.lower())
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
         found.dish = next((w for w in said if w in DISHES), found.dish)
+        found.main = next((w for w in said if w in MAINS), found.main)
     return found
 
 
@@ -103,6 +109,11 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         diets=[d for d in earlier.diets if d not in mine.diets],
         cuisine=None if mine.cuisine else earlier.cuisine,
         dish=None if mine.dish else earlier.dish,
+        # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
+        # does not take the fish along.
+        main=earlier.main
+        if mine.dish in SAVOURY and not mine.main and not {"vegetarian", "vegan"} & {*mine.diets}
+        else None,
         minutes=None if mine.minutes is not None else earlier.minutes,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
     )
@@ -126,7 +137,8 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         head = " ".join(filter(None, [adjectives, noun]))
         body = body[: head_match.start()] + head + body[end:]
     elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
-        body = re.sub(rf"\b{re.escape(dish)}\b", f"{adjectives} {dish}".strip(), body, count=1, flags=re.I)
+        qualified = " ".join(filter(None, [adjectives, inherited.main, dish]))
+        body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
         joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
@@ -137,5 +149,5 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     if inherited.minutes is not None:
         tail.append(f"ready in under {inherited.minutes} minutes")
     question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
-    carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *tail]
+    carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish, inherited.main]), *tail]
     return Resolution(finish(question + "?", message), names.named(question), carried, rule="carry-over")

@@ -183,3 +183,27 @@ QUICK = frozenset(
     {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
 )
 SLOW = frozenset({"slow", "slower", "slowest", "longer", "longest"})
+# Main ingredients a request may be built around ("fish tonight"), and the dishes they carry
+# into ("any soups?" → fish soups).
+MAINS = frozenset(
+    [
+        "chicken",
+        "beef",
+        "pork",
+        "lamb",
+        "fish",
+        "salmon",
+        "shrimp",
+        "prawns",
+        "seafood",
+        "tofu",
+        "turkey",
+        "sausage",
+    ]
+)
+SAVOURY = frozenset(
+    [
+        *("soup", "soups", "curry", "curries", "pasta", "salad", "salads", "stew", "stews", "pie", "pies"),
+        *("risotto", "noodles", "sandwich", "sandwiches", "casserole", "stir-fry", "pizza"),
+    ]
+)
