@@ -46,6 +46,8 @@ SETS = {
     "development, round 2": HERE / "followups_more.jsonl",
     "development, round 3": HERE / "followups_third.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
+    # Written by someone who saw no code, after the resolver's third round; measured once.
+    "held out, round 2": HERE / "followups_holdout_2.jsonl",
 }
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
