@@ -1,15 +1,11 @@
-"""Helpers for the AI chat app protocol tests: readers for the two stream framings (the
-scripted streaming LLM lives in conftest, shared by every test)."""
+"""Readers for the bodies of /api/chat's streams: the protocol's two framings (JSON lines and
+server-sent events) and the answer text of its chunks. The scripted LLM is in tests/support.py."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from typing import Any
-
-from tests.support import GATE_GUARD_SECONDS, Script, StreamingScriptedModel
-
-__all__ = ["GATE_GUARD_SECONDS", "Script", "StreamingScriptedModel"]
 
 
 def json_lines(body: str) -> list[dict[str, Any]]:

@@ -5,20 +5,19 @@ answer from them through the one answer pipeline (app/chat/answers.py), and shap
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
+from app.chat import data_answers
+from app.prompts import prompt
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
+from app.recipes import Recipe, read_catalog
+from app.settings import Settings
 from tests.protocol_helpers import server_sent_events
-from tests.support import StreamingScriptedModel, say
+from tests.support import DINNER_HISTORY, ScriptedChatModel, appear_in_order, say
 
-DINNER_HISTORY = [
-    {"role": "user", "content": "I’m looking for dinner ideas."},
-    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
-    {"role": "user", "content": "Vegetarian."},
-    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
-]
 QUESTION = "What vegetarian recipes with mushrooms are available?"
 # The three recipes that question retrieves (vegetarian is read as a filter).
 SAUCE, STROGANOV = "mushroom-sauce", "mushroom-stragonov"
@@ -30,10 +29,18 @@ def post(client, user_message: str = QUESTION, conversation=DINNER_HISTORY, head
     )
 
 
-def recipe_ids_in_prompt(llm: StreamingScriptedModel) -> list[str]:
+def recipe_ids_in_prompt(llm: ScriptedChatModel) -> list[str]:
+    """The ids cited in the answer prompt where the prompt file places the recipes, in order."""
     system = llm.stream_calls[0]["messages"][0]["content"]
-    block = system.split("BEGIN RECIPES", 1)[1].split("END RECIPES", 1)[0]
-    return [line.split(" [", 1)[1].split("]", 1)[0] for line in block.strip().split("\n\n")]
+    before, after = prompt("answer_system").split("{recipes}")
+    assert system.startswith(before)
+    block = system[len(before) : system.rindex(after)]
+    return list(dict.fromkeys(re.findall(r"\[([a-z0-9][a-z0-9-]*)\]", block)))
+
+
+def stroganov() -> Recipe:
+    [recipe] = [r for r in read_catalog(Settings().local_catalog_path) if r.id == STROGANOV]
+    return recipe
 
 
 def test_the_dev_console_snippet_gets_an_answer_naming_retrieved_recipes_with_them_as_sources(client, llm):
@@ -69,8 +76,9 @@ def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client
     post(client)
 
     system = llm.stream_calls[0]["messages"][0]["content"]
-    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
-    assert "Steps:" not in system
+    recipe = stroganov()
+    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe)])
+    assert not any(step in system for step in recipe.steps)
     assert llm.stream_calls[0]["max_tokens"] == 80
 
 
@@ -80,8 +88,8 @@ def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write
     post(client)
 
     system = llm.stream_calls[0]["messages"][0]["content"]
-    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
-    assert "Steps: 1)" in system
+    recipe = stroganov()
+    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe), *recipe.steps])
     assert llm.stream_calls[0]["max_tokens"] == 600
 
 
