@@ -119,18 +119,6 @@ def turns(conversation: Sequence[dict[str, str]]) -> tuple[str, ...]:
     return tuple(m["content"] for m in conversation)
 
 
-def appear_in_order(text: str, parts: Iterable[str]) -> bool:
-    """Whether each of `parts` is in `text`, each after the one before: what reached a model,
-    asserted without the words of its prompt."""
-    at = 0
-    for part in parts:
-        found = text.find(part, at)
-        if found < 0:
-            return False
-        at = found + len(part)
-    return True
-
-
 def model_json(answer: str, *ids: str, title: str = "a title the model made up") -> str:
     return json.dumps({"answer": answer, "sources": [{"id": i, "title": title} for i in ids]})
 

@@ -5,18 +5,16 @@ answer from them through the one answer pipeline (app/chat/answers.py), and shap
 from __future__ import annotations
 
 import asyncio
-import re
 
 import pytest
 
 from app.chat import data_answers
-from app.prompts import prompt
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
 from app.recipes import Recipe, read_catalog
 from app.settings import Settings
-from tests.protocol_helpers import server_sent_events
-from tests.support import DINNER_HISTORY, ScriptedChatModel, appear_in_order, say
+from tests.readers import appear_in_order, recipe_ids_in_prompt, server_sent_events
+from tests.support import DINNER_HISTORY, ScriptedChatModel, say
 
 QUESTION = "What vegetarian recipes with mushrooms are available?"
 # The three recipes that question retrieves (vegetarian is read as a filter).
@@ -29,13 +27,8 @@ def post(client, user_message: str = QUESTION, conversation=DINNER_HISTORY, head
     )
 
 
-def recipe_ids_in_prompt(llm: ScriptedChatModel) -> list[str]:
-    """The ids cited in the answer prompt where the prompt file places the recipes, in order."""
-    system = llm.stream_calls[0]["messages"][0]["content"]
-    before, after = prompt("answer_system").split("{recipes}")
-    assert system.startswith(before)
-    block = system[len(before) : system.rindex(after)]
-    return list(dict.fromkeys(re.findall(r"\[([a-z0-9][a-z0-9-]*)\]", block)))
+def prompted_ids(llm: ScriptedChatModel) -> list[str]:
+    return recipe_ids_in_prompt(llm.stream_calls[0]["messages"][0]["content"])
 
 
 def stroganov() -> Recipe:
@@ -62,7 +55,7 @@ def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dish
 
     post(client)
 
-    ids = recipe_ids_in_prompt(llm)
+    ids = prompted_ids(llm)
     recipes = asyncio.run(retriever.store.get_many(ids))
     assert len(ids) == 3
     # "vegetarian" in the question is a filter: the Mushroom risotto (chicken stock) is out.
@@ -123,7 +116,7 @@ def test_an_answer_naming_a_catalog_recipe_that_was_not_retrieved_is_replaced_by
     body = post(client).json()
 
     assert "Mushroom risotto" not in body["answer"]
-    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
+    assert {s["id"] for s in body["sources"]} == set(prompted_ids(llm))
 
 
 def test_a_looping_reply_is_stopped_and_the_data_answers(client, llm):
@@ -133,7 +126,7 @@ def test_a_looping_reply_is_stopped_and_the_data_answers(client, llm):
     body = post(client).json()
 
     assert "Arborio rice; 100g" not in body["answer"]
-    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
+    assert {s["id"] for s in body["sources"]} == set(prompted_ids(llm))
 
 
 def test_a_repeated_line_is_dropped(client, llm):

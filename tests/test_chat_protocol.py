@@ -2,7 +2,7 @@
 
 A body with `messages` is a protocol request; the fields checked here are those the
 protocol's published examples show, for a chat completion and for a stream of chunks. The
-recipes are the real embedded catalog; the LLM is scripted (`tests/protocol_helpers.py`).
+recipes are the real embedded catalog; the LLM is scripted (`tests/support.py`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from app.recipes import read_catalog
 from app.search.filters import NO_FILTERS
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
-from tests.protocol_helpers import answer_text, json_lines, server_sent_events
-from tests.support import DINNER_HISTORY, appear_in_order, turns
+from tests.readers import answer_text, appear_in_order, json_lines, server_sent_events
+from tests.support import DINNER_HISTORY, turns
 
 QUESTION = "What recipes with mushrooms are available?"
 # The request of the protocol's example, asking about recipes.

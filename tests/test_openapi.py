@@ -10,7 +10,7 @@ from app.http.bodies import ChatAnswerEnd, ChatDelta
 from app.http.openapi import OPERATIONS, document
 from app.protocol.responses import ChatCompletion, ChatCompletionChunk
 from local_host import registered_functions, route_prefix
-from tests.protocol_helpers import json_lines, server_sent_events
+from tests.readers import json_lines, server_sent_events
 from tests.support import ScriptedChatModel
 
 

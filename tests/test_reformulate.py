@@ -11,7 +11,8 @@ import pytest
 
 import function_app
 from app.prompts import examples, prompt
-from tests.support import DINNER_HISTORY, VEGETARIAN_OFFERED, appear_in_order, turns
+from tests.readers import appear_in_order
+from tests.support import DINNER_HISTORY, VEGETARIAN_OFFERED, turns
 
 # What the resolver makes of "What about mushrooms?" after DINNER_HISTORY: where a model's
 # rewrite is set aside, this stands.

@@ -19,7 +19,7 @@ import uvicorn
 
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
-from tests.protocol_helpers import answer_text, json_lines, server_sent_events
+from tests.readers import answer_text, json_lines, server_sent_events
 from tests.support import GATE_GUARD_SECONDS, ScriptedChatModel, free_port
 
 # Shorter than the model's own guard, so that a held-back stream fails here, clearly.
