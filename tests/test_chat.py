@@ -109,23 +109,33 @@ def test_a_source_title_comes_from_the_store_and_a_citation_not_retrieved_is_dro
     }
 
 
-def test_an_answer_naming_a_catalog_recipe_that_was_not_retrieved_is_replaced_by_the_data(client, llm):
-    # The Mushroom risotto is in the catalog, but the vegetarian filter kept it out.
-    llm.streams.append(say("Make the Mushroom risotto. It is lovely."))
+@pytest.mark.parametrize(
+    ("reply", "refused"),
+    [
+        # The Mushroom risotto is in the catalog, but the vegetarian filter kept it out.
+        pytest.param(
+            "Make the Mushroom risotto. It is lovely.", "Mushroom risotto", id="a-recipe-not-retrieved"
+        ),
+        pytest.param(
+            "Sure, here is a soup. Title: " + "100g (110g) Arborio rice; " * 30,
+            "Arborio rice; 100g",
+            id="a-loop",
+        ),
+        # Held until it names a retrieved recipe, which it never does.
+        pytest.param(
+            "Sure, I can help with that. I'm sorry for any confusion.", "sorry", id="no-recipe-named"
+        ),
+    ],
+)
+def test_a_reply_refused_before_it_names_a_retrieved_recipe_is_replaced_by_the_data(
+    client, llm, reply, refused
+):
+    llm.streams.append(say(reply))
 
     body = post(client).json()
 
-    assert "Mushroom risotto" not in body["answer"]
-    assert {s["id"] for s in body["sources"]} == set(prompted_ids(llm))
-
-
-def test_a_looping_reply_is_stopped_and_the_data_answers(client, llm):
-    loop = "100g (110g) Arborio rice; " * 30
-    llm.streams.append(say("Sure, here is a soup. Title: " + loop))
-
-    body = post(client).json()
-
-    assert "Arborio rice; 100g" not in body["answer"]
+    assert refused not in body["answer"]  # none of the reply is shown
+    assert body["answer"].startswith("These 3 recipes match best:")
     assert {s["id"] for s in body["sources"]} == set(prompted_ids(llm))
 
 
@@ -157,17 +167,6 @@ def test_a_reply_cut_at_the_token_limit_loses_its_unfinished_sentence_and_says_l
 
     assert events[-1]["answer"] == "Mushroom sauce is quick."
     assert events[-1]["finish_reason"] == "length"
-
-
-def test_a_small_model_s_reply_that_names_no_recipe_is_replaced_by_the_recipes_found(client, llm):
-    llm.streams.append(say("Sure, I can help with that. I'm sorry for any confusion."))
-
-    body = post(client).json()
-
-    # Held until it names a retrieved recipe, which it never does: none of it is shown.
-    assert body["answer"].startswith("These 3 recipes match best:")
-    assert len(body["sources"]) == 3
-    assert "Sorry" not in body["answer"]
 
 
 def test_the_design_s_chat_example_on_the_embedded_default_names_retrieved_mushroom_dishes(
