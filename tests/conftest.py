@@ -38,8 +38,8 @@ from tests.support import (
     DOCS,
     SWA,
     FakeAzure,
+    ScriptedChatModel,
     Seen,
-    StreamingScriptedModel,
     free_port,
     start,
     stop,
@@ -79,8 +79,8 @@ def named(settings: Settings) -> Named:
 
 
 @pytest.fixture
-def llm() -> StreamingScriptedModel:
-    return StreamingScriptedModel()
+def llm() -> ScriptedChatModel:
+    return ScriptedChatModel()
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def site(api: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def client(llm: StreamingScriptedModel, retriever: Retriever, named: Named) -> Iterator[TestClient]:
+def client(llm: ScriptedChatModel, retriever: Retriever, named: Named) -> Iterator[TestClient]:
     """The app's own routes (as the local host mounts them), on the embedded catalog."""
     from local_host import create_app
 

@@ -20,20 +20,38 @@ from typing import Any
 import httpx
 import pytest
 from aiohttp import web
+from pydantic import SecretStr
 
 from app.providers.openai_clients import OpenAIChatModel, create_client
 from app.providers.protocols import ChatStream, ChatTurn, Finish, Usage
 from app.settings import Settings
 
 Reply = str | Callable[[Sequence[ChatTurn]], str] | Exception
+# Only a guard against a test that hangs: a passing test opens the gate at once.
+GATE_GUARD_SECONDS = 30
+
+Script = Sequence[str | Usage | Finish | Exception] | Exception | Callable[[Sequence[ChatTurn]], str]
 
 
 class ScriptedChatModel:
-    """An LLM that returns the replies it was given, in order, and records every call."""
+    """An LLM that returns the replies it was given, in order, and records every call.
+
+    `replies` script its `complete` calls: a text, a function of the messages, or an exception
+    to raise. Each entry of `streams` scripts one streamed answer: its pieces, in order (a
+    `Usage` among them is reported as the provider's token counts, a `Finish("length")` reports
+    a reply cut at the token limit, an exception is raised at that point of the stream), or one
+    exception, raised when the answer is asked for, before any piece; a function of the
+    messages writes its reply a few words a piece. With a `gate`, the stream waits for the test
+    to open it before its first piece.
+    """
 
     def __init__(self, *replies: Reply) -> None:
         self.replies = list(replies)
         self.calls: list[dict[str, Any]] = []
+        self.streams: list[Script] = []
+        self.stream_calls: list[dict[str, Any]] = []
+        self.gate: threading.Event | None = None
+        self.pieces_written = 0
 
     async def complete(
         self,
@@ -50,31 +68,6 @@ class ScriptedChatModel:
         if isinstance(reply, Exception):
             raise reply
         return reply(messages) if callable(reply) else reply
-
-
-# Only a guard against a test that hangs: a passing test opens the gate at once.
-GATE_GUARD_SECONDS = 30
-
-Script = Sequence[str | Usage | Finish | Exception] | Exception | Callable[[Sequence[ChatTurn]], str]
-
-
-class StreamingScriptedModel(ScriptedChatModel):
-    """The scripted LLM of conftest, which can also stream.
-
-    Each entry of `streams` scripts one answer: its pieces, in order (a `Usage` among them is
-    reported as the provider's token counts, an exception is raised at that point of the
-    stream), or one exception, raised when the answer is asked for, before any piece. With a
-    `Finish("length")` among them reports a reply cut at the token limit; a function of the
-    messages writes its reply a few words a piece. With a
-    `gate`, the stream waits for the test to open it before its first piece.
-    """
-
-    def __init__(self, *replies: Any) -> None:
-        super().__init__(*replies)
-        self.streams: list[Script] = []
-        self.stream_calls: list[dict[str, Any]] = []
-        self.gate: threading.Event | None = None
-        self.pieces_written = 0
 
     async def stream(
         self, messages: Sequence[ChatTurn], *, max_tokens: int, temperature: float | None = None
@@ -102,6 +95,28 @@ class StreamingScriptedModel(ScriptedChatModel):
             if isinstance(item, str):
                 self.pieces_written += 1
             yield item
+
+
+# Conversations several test modules hold. The dev console's: dinner ideas, narrowed to
+# vegetarian (docs/api.md); and the design's: three vegetarian recipes offered (README).
+DINNER_HISTORY: list[dict[str, str]] = [
+    {"role": "user", "content": "I’m looking for dinner ideas."},
+    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
+    {"role": "user", "content": "Vegetarian."},
+    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
+]
+VEGETARIAN_OFFERED: list[dict[str, str]] = [
+    {"role": "user", "content": "I want something vegetarian"},
+    {
+        "role": "assistant",
+        "content": "I can recommend the Mushroom sauce, the Shakshouka and the Spanish Tortilla.",
+    },
+]
+
+
+def turns(conversation: Sequence[dict[str, str]]) -> tuple[str, ...]:
+    """A conversation's texts alone, in order."""
+    return tuple(m["content"] for m in conversation)
 
 
 def model_json(answer: str, *ids: str, title: str = "a title the model made up") -> str:
@@ -139,7 +154,9 @@ def wait_until_up(url: str, process: subprocess.Popen[bytes], log: Path) -> None
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"{process.args[:3]} exited early:\n{log.read_text(errors='replace')[-3000:]}")
+            # start() is always given a list; the first words name the program.
+            command = process.args[:3] if isinstance(process.args, list) else process.args
+            pytest.fail(f"{command!r} exited early:\n{log.read_text(errors='replace')[-3000:]}")
         try:
             httpx.get(url, timeout=2)
             return
@@ -187,12 +204,12 @@ class FakeAzure:
     routes: dict[tuple[str, str], Handler] = field(default_factory=dict)
     seen: list[Seen] = field(default_factory=list)
 
-    def settings(self, **overrides: object) -> Settings:
+    def settings(self, **overrides: Any) -> Settings:
         return Settings(
             azure_search_endpoint=self.url,
-            azure_search_api_key=SEARCH_KEY,
+            azure_search_api_key=SecretStr(SEARCH_KEY),
             azure_cosmos_endpoint=self.url + "/",
-            azure_cosmos_key=COSMOS_KEY,
+            azure_cosmos_key=SecretStr(COSMOS_KEY),
             **overrides,
         )
 
@@ -239,12 +256,16 @@ class Server:
         return json.loads(self.requests[index].content)
 
 
-def openai_settings(**overrides) -> Settings:
-    values = {"openai_base_url": "http://llm.test/v1", "openai_api_key": SECRET, "llm_max_retries": 0}
+def openai_settings(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "openai_base_url": "http://llm.test/v1",
+        "openai_api_key": SECRET,
+        "llm_max_retries": 0,
+    }
     return Settings(**(values | overrides))
 
 
-def chat_model(server: Server, **overrides) -> OpenAIChatModel:
+def chat_model(server: Server, **overrides: Any) -> OpenAIChatModel:
     settings = openai_settings(**overrides)
     return OpenAIChatModel(
         create_client(settings, server.client()),

@@ -8,17 +8,14 @@ import asyncio
 
 import pytest
 
+from app.chat import data_answers
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
-from tests.protocol_helpers import server_sent_events
-from tests.support import StreamingScriptedModel, say
+from app.recipes import Recipe, read_catalog
+from app.settings import Settings
+from tests.readers import appear_in_order, recipe_ids_in_prompt, server_sent_events
+from tests.support import DINNER_HISTORY, ScriptedChatModel, say
 
-DINNER_HISTORY = [
-    {"role": "user", "content": "I’m looking for dinner ideas."},
-    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
-    {"role": "user", "content": "Vegetarian."},
-    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
-]
 QUESTION = "What vegetarian recipes with mushrooms are available?"
 # The three recipes that question retrieves (vegetarian is read as a filter).
 SAUCE, STROGANOV = "mushroom-sauce", "mushroom-stragonov"
@@ -30,10 +27,13 @@ def post(client, user_message: str = QUESTION, conversation=DINNER_HISTORY, head
     )
 
 
-def recipe_ids_in_prompt(llm: StreamingScriptedModel) -> list[str]:
-    system = llm.stream_calls[0]["messages"][0]["content"]
-    block = system.split("BEGIN RECIPES", 1)[1].split("END RECIPES", 1)[0]
-    return [line.split(" [", 1)[1].split("]", 1)[0] for line in block.strip().split("\n\n")]
+def prompted_ids(llm: ScriptedChatModel) -> list[str]:
+    return recipe_ids_in_prompt(llm.stream_calls[0]["messages"][0]["content"])
+
+
+def stroganov() -> Recipe:
+    [recipe] = [r for r in read_catalog(Settings().local_catalog_path) if r.id == STROGANOV]
+    return recipe
 
 
 def test_the_dev_console_snippet_gets_an_answer_naming_retrieved_recipes_with_them_as_sources(client, llm):
@@ -55,7 +55,7 @@ def test_the_top_three_vegetarian_recipes_are_in_the_system_prompt_mushroom_dish
 
     post(client)
 
-    ids = recipe_ids_in_prompt(llm)
+    ids = prompted_ids(llm)
     recipes = asyncio.run(retriever.store.get_many(ids))
     assert len(ids) == 3
     # "vegetarian" in the question is a filter: the Mushroom risotto (chicken stock) is out.
@@ -69,8 +69,9 @@ def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client
     post(client)
 
     system = llm.stream_calls[0]["messages"][0]["content"]
-    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
-    assert "Steps:" not in system
+    recipe = stroganov()
+    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe)])
+    assert not any(step in system for step in recipe.steps)
     assert llm.stream_calls[0]["max_tokens"] == 80
 
 
@@ -80,8 +81,8 @@ def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write
     post(client)
 
     system = llm.stream_calls[0]["messages"][0]["content"]
-    assert "Mushroom Stroganov [mushroom-stragonov]: 30 min in all, serves 2, vegetarian." in system
-    assert "Steps: 1)" in system
+    recipe = stroganov()
+    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe), *recipe.steps])
     assert llm.stream_calls[0]["max_tokens"] == 600
 
 
@@ -108,24 +109,34 @@ def test_a_source_title_comes_from_the_store_and_a_citation_not_retrieved_is_dro
     }
 
 
-def test_an_answer_naming_a_catalog_recipe_that_was_not_retrieved_is_replaced_by_the_data(client, llm):
-    # The Mushroom risotto is in the catalog, but the vegetarian filter kept it out.
-    llm.streams.append(say("Make the Mushroom risotto. It is lovely."))
+@pytest.mark.parametrize(
+    ("reply", "refused"),
+    [
+        # The Mushroom risotto is in the catalog, but the vegetarian filter kept it out.
+        pytest.param(
+            "Make the Mushroom risotto. It is lovely.", "Mushroom risotto", id="a-recipe-not-retrieved"
+        ),
+        pytest.param(
+            "Sure, here is a soup. Title: " + "100g (110g) Arborio rice; " * 30,
+            "Arborio rice; 100g",
+            id="a-loop",
+        ),
+        # Held until it names a retrieved recipe, which it never does.
+        pytest.param(
+            "Sure, I can help with that. I'm sorry for any confusion.", "sorry", id="no-recipe-named"
+        ),
+    ],
+)
+def test_a_reply_refused_before_it_names_a_retrieved_recipe_is_replaced_by_the_data(
+    client, llm, reply, refused
+):
+    llm.streams.append(say(reply))
 
     body = post(client).json()
 
-    assert "Mushroom risotto" not in body["answer"]
-    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
-
-
-def test_a_looping_reply_is_stopped_and_the_data_answers(client, llm):
-    loop = "100g (110g) Arborio rice; " * 30
-    llm.streams.append(say("Sure, here is a soup. Title: " + loop))
-
-    body = post(client).json()
-
-    assert "Arborio rice; 100g" not in body["answer"]
-    assert {s["id"] for s in body["sources"]} == set(recipe_ids_in_prompt(llm))
+    assert refused not in body["answer"]  # none of the reply is shown
+    assert body["answer"].startswith("These 3 recipes match best:")
+    assert {s["id"] for s in body["sources"]} == set(prompted_ids(llm))
 
 
 def test_a_repeated_line_is_dropped(client, llm):
@@ -156,17 +167,6 @@ def test_a_reply_cut_at_the_token_limit_loses_its_unfinished_sentence_and_says_l
 
     assert events[-1]["answer"] == "Mushroom sauce is quick."
     assert events[-1]["finish_reason"] == "length"
-
-
-def test_a_small_model_s_reply_that_names_no_recipe_is_replaced_by_the_recipes_found(client, llm):
-    llm.streams.append(say("Sure, I can help with that. I'm sorry for any confusion."))
-
-    body = post(client).json()
-
-    # Held until it names a retrieved recipe, which it never does: none of it is shown.
-    assert body["answer"].startswith("These 3 recipes match best:")
-    assert len(body["sources"]) == 3
-    assert "Sorry" not in body["answer"]
 
 
 def test_the_design_s_chat_example_on_the_embedded_default_names_retrieved_mushroom_dishes(

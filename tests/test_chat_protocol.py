@@ -2,7 +2,7 @@
 
 A body with `messages` is a protocol request; the fields checked here are those the
 protocol's published examples show, for a chat completion and for a stream of chunks. The
-recipes are the real embedded catalog; the LLM is scripted (`tests/protocol_helpers.py`).
+recipes are the real embedded catalog; the LLM is scripted (`tests/support.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 import function_app
+from app.prompts import prompt
 from app.protocol.chat_protocol import JSON_LINES
 from app.providers.errors import ContentFilteredError, UpstreamError
 from app.providers.protocols import NO_SEMANTIC, SearchHit, SemanticOptions, Usage
@@ -20,7 +21,8 @@ from app.recipes import read_catalog
 from app.search.filters import NO_FILTERS
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
-from tests.protocol_helpers import StreamingScriptedModel, answer_text, json_lines, server_sent_events
+from tests.readers import answer_text, appear_in_order, json_lines, server_sent_events
+from tests.support import DINNER_HISTORY, turns
 
 QUESTION = "What recipes with mushrooms are available?"
 # The request of the protocol's example, asking about recipes.
@@ -43,22 +45,11 @@ EXAMPLE_OVERRIDES = {
     "use_gpt4v": False,
     "gpt4v_input": "textAndImages",
 }
-DINNER_HISTORY = [
-    {"role": "user", "content": "I’m looking for dinner ideas."},
-    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
-    {"role": "user", "content": "Vegetarian."},
-    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
-]
 ANSWER = ["Try the ", "Mushroom risotto ", "[mushroom-", "risotto]", "."]
 RISOTTO = "Try the Mushroom risotto [mushroom-risotto]."
 FOLLOWUPS = {"overrides": {"suggest_followup_questions": True}}
 CONTENT_FILTERED = "Your message contains content that was flagged by the content filter."
 INTERNAL_ERROR = "The app encountered an error processing your request."
-
-
-@pytest.fixture
-def llm() -> StreamingScriptedModel:
-    return StreamingScriptedModel()
 
 
 def ask(client, question: str = QUESTION, history=(), stream: bool = False, headers=None, **fields):
@@ -199,8 +190,9 @@ def test_with_a_cloud_model_the_model_rewrites_the_follow_up_before_the_search(c
 
     context = only_choice(ask(client, "What about ones with mushrooms?", DINNER_HISTORY).json())["context"]
 
-    # The rewrite call is the one of /api/chat/reformulate: the history as a transcript.
-    assert "Latest question: What about ones with mushrooms?" in llm.calls[0]["messages"][-1]["content"]
+    # The rewrite call is the one of /api/chat/reformulate: the history, then the message.
+    said = [*turns(DINNER_HISTORY), "What about ones with mushrooms?"]
+    assert appear_in_order(llm.calls[0]["messages"][-1]["content"], said)
     search = thought(context, "Generated search query")
     assert search["description"] == QUESTION
     assert (
@@ -360,7 +352,7 @@ def test_follow_up_questions_when_asked_for_are_split_off_the_answer(client, llm
 
     assert choice["message"]["content"] == "Try the risotto [mushroom-risotto]."
     assert choice["context"]["followup_questions"] == ["How long?", "Is it vegan?"]
-    assert "double angle brackets" in llm.stream_calls[0]["messages"][0]["content"]
+    assert prompt("followup_questions") in llm.stream_calls[0]["messages"][0]["content"]
 
 
 def test_semantic_ranking_on_the_embedded_store_is_noted_in_the_thoughts(client, llm):

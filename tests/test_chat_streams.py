@@ -21,10 +21,10 @@ import pytest
 from app.providers.errors import ContentFilteredError, ModelBusyError, UpstreamError
 from app.providers.llama_cpp_llm import FAILED, LlamaCppChatModel, bundled_model_path
 from app.providers.openai_clients import ANSWER_FILTERED
-from app.providers.protocols import Usage
+from app.providers.protocols import ChatTurn, Usage
 from tests.support import SECRET, Server, chat_model
 
-MESSAGES = [{"role": "user", "content": "Dinner?"}]
+MESSAGES: list[ChatTurn] = [{"role": "user", "content": "Dinner?"}]
 CONTENT_FILTERED = "Your message contains content that was flagged by the content filter."
 # Only a guard against a test that hangs: a passing test never waits this long.
 GUARD_SECONDS = 30

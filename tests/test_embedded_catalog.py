@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -26,6 +27,14 @@ def recipe(recipe_id: str, title: str, *ingredients: str, **fields) -> Recipe:
 def local(tmp_path: Path) -> tuple[SqliteRecipeStore, SqliteSearchIndex]:
     database = SqliteDatabase(tmp_path / "t.sqlite3")
     return SqliteRecipeStore(database), SqliteSearchIndex(database)
+
+
+def embedded(retriever: Retriever) -> tuple[SqliteRecipeStore, SqliteSearchIndex]:
+    """The embedded store and index behind a retriever, for what only they can tell (counts,
+    each ranking alone)."""
+    assert isinstance(retriever.store, SqliteRecipeStore)
+    assert isinstance(retriever.index, SqliteSearchIndex)
+    return retriever.store, retriever.index
 
 
 async def put(index: SqliteSearchIndex, embedder, *recipes: Recipe) -> None:
@@ -58,7 +67,8 @@ def test_a_keyword_query_of_only_filler_or_fts_syntax_is_safe():
 async def test_the_first_run_loads_the_whole_shipped_catalog(retriever: Retriever, settings: Settings):
     shipped = list(read_catalog(settings.local_catalog_path))
 
-    assert retriever.store.count() == retriever.index.count() == len(shipped)
+    store, index = embedded(retriever)
+    assert store.count() == index.count() == len(shipped)
     assert await retriever.index.index_info() == IndexInfo("wordllama-l2_supercat-256", 256)
 
 
@@ -86,7 +96,7 @@ async def test_hybrid_search_finds_mushroom_dishes(retriever: Retriever):
 async def test_hybrid_fuses_exactly_the_keyword_and_vector_rankings(retriever: Retriever, embedder):
     question = "oysters"
     [vector] = await embedder.embed([question])
-    index = retriever.index
+    _, index = embedded(retriever)
     rankings = [index.keyword_ranking(question), index.vector_ranking(vector)]
     expected = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
 
@@ -102,8 +112,9 @@ async def test_each_retrieval_mode_searches_its_own_way(retriever: Retriever, em
     text = await retriever.retrieve(question, 3, mode="text")
     vectors = await retriever.retrieve(question, 3, mode="vectors")
 
-    assert [(f.recipe.id, f.score) for f in text] == retriever.index.keyword_ranking(question, limit=3)
-    nearest = retriever.index.vector_ranking(vector, limit=3)
+    _, index = embedded(retriever)
+    assert [(f.recipe.id, f.score) for f in text] == index.keyword_ranking(question, limit=3)
+    nearest = index.vector_ranking(vector, limit=3)
     assert [f.recipe.id for f in vectors] == [i for i, _ in nearest]
     assert [f.score for f in vectors] == pytest.approx([score for _, score in nearest])
     assert all("oyster" in " ".join(f.recipe.ingredients).lower() for f in text)
@@ -172,7 +183,8 @@ async def test_a_search_sees_what_another_process_indexed(tmp_path: Path, embedd
 
 async def test_a_failed_write_changes_nothing(local):
     _, index = local
-    broken = IndexDocument(recipe("bad", "Bad"), "h", ["not a number"])  # fails after the first insert
+    # A vector that is not numbers, as a buggy embedder might give: it fails after the first insert.
+    broken = IndexDocument(recipe("bad", "Bad"), "h", cast(list[float], ["not a number"]))
 
     with pytest.raises(ValueError):
         await index.upsert([IndexDocument(recipe("ok", "Fine"), "h", [1.0, 0.0]), broken])
@@ -211,8 +223,9 @@ async def test_an_older_index_layout_is_rebuilt_from_the_store_losing_no_recipe(
     old.close()
 
     database = SqliteDatabase(path)
-    retriever = Retriever(embedder, SqliteSearchIndex(database), SqliteRecipeStore(database))
+    store, index = SqliteRecipeStore(database), SqliteSearchIndex(database)
+    retriever = Retriever(embedder, index, store)
     await load_sample_catalog(settings.model_copy(update={"local_db_path": path}), retriever)
 
-    assert retriever.store.count() == retriever.index.count() == 1
+    assert store.count() == index.count() == 1
     assert [f.recipe.id for f in await retriever.retrieve("nettles", 3, mode="text")] == ["my-own-soup"]

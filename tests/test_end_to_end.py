@@ -16,17 +16,11 @@ import httpx
 import pytest
 
 from app.providers.llama_cpp_llm import bundled_model_path
-from tests.support import free_port, start, stop, wait_until_up
+from tests.support import DINNER_HISTORY, free_port, start, stop, wait_until_up
 
 # Every test here talks to the shipped model, served by llama.cpp.
 pytestmark = pytest.mark.model
 
-CONVERSATION = [
-    {"role": "user", "content": "I’m looking for dinner ideas."},
-    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
-    {"role": "user", "content": "Vegetarian."},
-    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
-]
 SNIPPET_HEADERS = {"Content-Type": "application/json"}
 
 
@@ -59,13 +53,13 @@ def api(llama_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator
 
 
 def reformulate_snippet(base: str) -> httpx.Response:
-    body = {"conversation": CONVERSATION, "userMessage": "What about ones with mushrooms?"}
+    body = {"conversation": DINNER_HISTORY, "userMessage": "What about ones with mushrooms?"}
     return httpx.post(f"{base}/api/chat/reformulate", json=body, headers=SNIPPET_HEADERS, timeout=120)
 
 
 def chat_snippet(base: str) -> httpx.Response:
     body = {
-        "conversation": CONVERSATION,
+        "conversation": DINNER_HISTORY,
         "userMessage": "What vegetarian recipes with mushrooms are available?",
     }
     return httpx.post(f"{base}/api/chat", json=body, headers=SNIPPET_HEADERS, timeout=120)
@@ -120,7 +114,7 @@ def test_the_static_web_app_serves_the_page(site: str):
 
 def protocol_stream(base: str, accept: str | None = None) -> tuple[str, list[dict]]:
     """POST a protocol request asking for a stream; its content type and its events."""
-    messages = [*CONVERSATION, {"role": "user", "content": "What about ones with mushrooms?"}]
+    messages = [*DINNER_HISTORY, {"role": "user", "content": "What about ones with mushrooms?"}]
     body = {"messages": messages, "stream": True}
     headers = SNIPPET_HEADERS | ({"Accept": accept} if accept else {})
     with httpx.stream("POST", f"{base}/api/chat", json=body, headers=headers, timeout=180) as response:

@@ -8,6 +8,8 @@ import function_app
 from app.providers.errors import UpstreamError
 
 ROUTES = ["/api/chat/reformulate", "/api/chat"]
+# A follow-up with a history, so that both routes call the model (the rewrite, the answer).
+VEGAN = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
 
 
 def error_of(response) -> str:
@@ -126,9 +128,7 @@ def test_an_upstream_failure_is_a_clean_5xx(client, llm, route, monkeypatch):
     busy = UpstreamError("The language model is busy. Please try again in a moment.", status=503)
     llm.replies.append(busy)  # the rewrite's call
     llm.streams.append(busy)  # the answer's
-    conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
-
-    response = client.post(route, json={"userMessage": "And quick ones?", "conversation": conversation})
+    response = client.post(route, json={"userMessage": "And quick ones?", "conversation": VEGAN})
 
     assert response.status_code == 503
     assert error_of(response) == "The language model is busy. Please try again in a moment."
@@ -139,9 +139,7 @@ def test_an_unexpected_fault_says_nothing_internal(client, llm, route, monkeypat
     monkeypatch.setattr(function_app.settings, "rewriter", "model")
     llm.replies.append(KeyError("sk-secret-key at https://internal.example/openai"))
     llm.streams.append(KeyError("sk-secret-key at https://internal.example/openai"))
-    conversation = [{"role": "user", "content": "Vegan please"}, {"role": "assistant", "content": "Sure."}]
-
-    response = client.post(route, json={"userMessage": "And quick ones?", "conversation": conversation})
+    response = client.post(route, json={"userMessage": "And quick ones?", "conversation": VEGAN})
 
     assert response.status_code == 500
     assert response.json() == {"error": "The app encountered an error processing your request."}

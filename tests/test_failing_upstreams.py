@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
+from pydantic import SecretStr
 
 import function_app
 from app.providers.errors import UpstreamError
@@ -79,7 +80,7 @@ class FakeOpenAI:
 
 
 def llm_over(fake: FakeOpenAI) -> OpenAIChatModel:
-    settings = Settings(openai_base_url=BASE_URL, openai_api_key=SECRET, llm_max_retries=RETRIES)
+    settings = Settings(openai_base_url=BASE_URL, openai_api_key=SecretStr(SECRET), llm_max_retries=RETRIES)
     client = create_client(settings, httpx.AsyncClient(transport=httpx.MockTransport(fake)))
     return OpenAIChatModel(client, "m", response_format_mode="json_schema", temperature=0.0)
 
@@ -247,8 +248,9 @@ class NeverAnswers:
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
-    async def stream(self, *args: Any, **kwargs: Any) -> Any:
+    async def stream(self, *args: Any, **kwargs: Any) -> ChatStream:
         await asyncio.Event().wait()
+        raise AssertionError("unreachable")
 
 
 @pytest.mark.parametrize("body", [APP_BODY, PROTOCOL_BODY, PROTOCOL_BODY | {"stream": True}])
@@ -268,8 +270,11 @@ class StallsMidStream:
     def __init__(self) -> None:
         self.stopped = False
 
+    async def complete(self, *args: Any, **kwargs: Any) -> str:
+        raise AssertionError("the answer is streamed: nothing here calls complete")
+
     async def stream(self, *args: Any, **kwargs: Any) -> ChatStream:
-        async def parts() -> AsyncIterator[str]:
+        async def parts() -> AsyncGenerator[str, None]:
             try:
                 yield "A lentil soup is warming. "
                 await asyncio.Event().wait()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.indexing.pipeline import Indexer, IndexingOptions, InvalidItem, read_items
+from app.indexing.pipeline import Indexer, IndexingOptions, InvalidItem, Item, read_items
 from app.providers.errors import IndexIncompatibleError, UpstreamError
 from app.providers.protocols import IndexDocument, IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
@@ -90,7 +90,7 @@ def index(database) -> SqliteSearchIndex:
     return SqliteSearchIndex(database)
 
 
-def items(*recipes: dict) -> list[tuple[str, dict]]:
+def items(*recipes: object) -> list[Item]:
     return [(f"item {n}", r) for n, r in enumerate(recipes, start=1)]
 
 

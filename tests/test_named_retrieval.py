@@ -6,6 +6,7 @@ from __future__ import annotations
 from app.search.retrieval import Retriever
 from app.services import Services, open_local_database, recipe_store, search_index
 from app.settings import Settings
+from tests.support import ScriptedChatModel
 
 SET = (
     "Considering the Mushroom sauce, the Shakshouka and the Spanish Tortilla, which is the quickest to cook?"
@@ -41,9 +42,11 @@ def test_a_question_that_names_no_recipe_searches_the_catalog(client):
 async def test_a_recipe_indexed_while_the_app_runs_can_be_named_at_once(tmp_path, embedder):
     settings = Settings(local_db_path=tmp_path / "recipes.sqlite3")
     database = open_local_database(settings)
+    # Naming needs no model: a scripted one with nothing to say fails the test if it is called.
     services = Services(
-        None, Retriever(embedder, search_index(settings, database), recipe_store(settings, database))
-    )  # type: ignore[arg-type]
+        ScriptedChatModel(),
+        Retriever(embedder, search_index(settings, database), recipe_store(settings, database)),
+    )
     assert (await services.retriever.catalog.names.get()).titles == {}
     recipe = {"id": "trout-pate", "title": "Smoked Trout Pâté", "ingredients": ["trout"], "steps": ["Blend."]}
 

@@ -6,16 +6,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import httpx
 import pytest
+from openai.types.chat import ChatCompletionMessageParam
+from openai.types.shared_params import ResponseFormatJSONSchema
+from pydantic import SecretStr
 
 from app.providers.errors import UpstreamError
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder, create_client
+from app.providers.protocols import ChatTurn
 from app.settings import Settings
 from tests.support import SECRET, Server, chat_model, openai_settings
 
-SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+
+def as_sdk(messages: list[ChatTurn]) -> list[ChatCompletionMessageParam]:
+    """The same dicts, as the SDK's typed path takes them (its types name each role)."""
+    return cast(list[ChatCompletionMessageParam], messages)
+
+
+SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {"answer": {"type": "string"}},
+    "required": ["answer"],
+}
 
 
 def completion(content: str) -> dict:
@@ -32,7 +47,10 @@ def completion(content: str) -> dict:
 
 async def test_a_completion_sends_the_messages_and_returns_the_reply_text():
     server = Server(lambda _: httpx.Response(200, json=completion("Try the risotto.")))
-    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Dinner?"}]
+    messages: list[ChatTurn] = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Dinner?"},
+    ]
 
     reply = await chat_model(server).complete(messages, max_tokens=50)
 
@@ -67,13 +85,19 @@ async def test_the_body_is_byte_for_byte_what_the_sdks_typed_path_sends():
     # The chat calls skip the SDK's typed `create` (its walk of the body and its pydantic
     # objects cost CPU, change nothing on the wire).
     ours, typed = (Server(lambda _: httpx.Response(200, json=completion("x"))) for _ in range(2))
-    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Dinner? é"}]
-    fmt = {"type": "json_schema", "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True}}
+    messages: list[ChatTurn] = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Dinner? é"},
+    ]
+    fmt: ResponseFormatJSONSchema = {
+        "type": "json_schema",
+        "json_schema": {"name": "reply", "schema": SCHEMA, "strict": True},
+    }
 
     await chat_model(ours).complete(messages, json_schema=SCHEMA, max_tokens=50)
     sdk = create_client(openai_settings(), typed.client())
     await sdk.chat.completions.create(
-        model="smollm2", messages=messages, max_tokens=50, temperature=0.0, response_format=fmt
+        model="smollm2", messages=as_sdk(messages), max_tokens=50, temperature=0.0, response_format=fmt
     )
 
     assert ours.requests[0].content == typed.requests[0].content
@@ -85,14 +109,14 @@ async def test_a_streamed_request_is_byte_for_byte_what_the_sdks_typed_path_send
         return httpx.Response(200, content=b"data: [DONE]\n\n", headers={"content-type": "text/event-stream"})
 
     ours, typed = Server(answer), Server(answer)
-    messages = [{"role": "user", "content": "Dinner? é"}]
+    messages: list[ChatTurn] = [{"role": "user", "content": "Dinner? é"}]
 
     stream = await chat_model(ours).stream(messages, max_tokens=50, temperature=0.3)
     assert [piece async for piece in stream] == []
     sdk = create_client(openai_settings(), typed.client())
     await sdk.chat.completions.create(
         model="smollm2",
-        messages=messages,
+        messages=as_sdk(messages),
         max_tokens=50,
         temperature=0.3,
         stream=True,
@@ -107,7 +131,7 @@ async def test_azure_openai_calls_the_deployment_with_its_key_and_api_version():
     server = Server(lambda _: httpx.Response(200, json=completion("ok")))
     settings = Settings(
         azure_openai_endpoint="https://example.openai.azure.com",
-        azure_openai_api_key=SECRET,
+        azure_openai_api_key=SecretStr(SECRET),
         azure_openai_chat_deployment="gpt-4o-mini",
         llm_max_retries=0,
     )

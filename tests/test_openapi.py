@@ -10,7 +10,8 @@ from app.http.bodies import ChatAnswerEnd, ChatDelta
 from app.http.openapi import OPERATIONS, document
 from app.protocol.responses import ChatCompletion, ChatCompletionChunk
 from local_host import registered_functions, route_prefix
-from tests.protocol_helpers import StreamingScriptedModel, json_lines, server_sent_events
+from tests.readers import json_lines, server_sent_events
+from tests.support import ScriptedChatModel
 
 
 def registered_routes() -> dict[tuple[str, str], str]:
@@ -69,8 +70,8 @@ def test_chat_documents_both_bodies_and_both_stream_framings():
     }
 
 
-def protocol_model() -> StreamingScriptedModel:
-    model = StreamingScriptedModel()
+def protocol_model() -> ScriptedChatModel:
+    model = ScriptedChatModel()
     model.streams.append(["The quickest is ", "[chicken-soup].", "\n<<Is it spicy?>>"])
     return model
 

@@ -17,6 +17,7 @@ from app.chat.references.resolver import Resolver
 from app.http.bodies import Message
 from app.recipes import Recipe, read_catalog
 from app.settings import Settings
+from tests.support import DINNER_HISTORY, VEGETARIAN_OFFERED, turns
 
 
 @cache
@@ -35,10 +36,7 @@ def resolve(message: str, *turns: str) -> Resolution:
     return Resolver(names(), catalog()).resolve(message, history)
 
 
-VEGETARIAN = (
-    "I want something vegetarian",
-    "I can recommend the Mushroom sauce, the Shakshouka and the Spanish Tortilla.",
-)
+VEGETARIAN = turns(VEGETARIAN_OFFERED)
 
 
 # The set last offered.
@@ -175,12 +173,7 @@ def test_apart_from_names_what_to_leave_out():
 # Earlier constraints carried into elliptical follow-ups.
 
 
-DINNER = (
-    "I’m looking for dinner ideas.",
-    "What kind of cuisine are you interested in?",
-    "Vegetarian.",
-    "Any ingredients you particularly like or want to avoid?",
-)
+DINNER = turns(DINNER_HISTORY)
 
 
 @pytest.mark.parametrize(

@@ -10,21 +10,9 @@ from __future__ import annotations
 import pytest
 
 import function_app
-
-DINNER_HISTORY = [
-    {"role": "user", "content": "I’m looking for dinner ideas."},
-    {"role": "assistant", "content": "What kind of cuisine are you interested in?"},
-    {"role": "user", "content": "Vegetarian."},
-    {"role": "assistant", "content": "Any ingredients you particularly like or want to avoid?"},
-]
-OFFERED = [
-    {"role": "user", "content": "I want something vegetarian"},
-    {
-        "role": "assistant",
-        "content": "I can recommend the Mushroom sauce, the Shakshouka and the Spanish Tortilla.",
-    },
-]
-
+from app.prompts import examples, prompt
+from tests.readers import appear_in_order
+from tests.support import DINNER_HISTORY, VEGETARIAN_OFFERED, turns
 
 # What the resolver makes of "What about mushrooms?" after DINNER_HISTORY: where a model's
 # rewrite is set aside, this stands.
@@ -61,7 +49,7 @@ def test_the_dev_console_snippet_asks_for_vegetarian_recipes_with_mushrooms_with
 
 
 def test_the_designs_follow_up_names_the_recipes_offered_as_the_catalog_titles_them(client, llm):
-    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+    response = post(client, "From those, which is the quickest to cook?", VEGETARIAN_OFFERED)
 
     assert question(response) == (
         "Considering the Mushroom sauce, the Shakshouka and the Spanish Tortilla,"
@@ -90,14 +78,15 @@ def test_a_conversation_about_recipes_the_catalog_lacks_leaves_the_message_alone
 def test_the_model_gets_the_recipes_the_catalog_resolved_and_its_rewrite_is_used(client, llm, model_rewrites):
     llm.replies.append("Which is quickest: the Mushroom sauce, the Shakshouka or the Spanish Tortilla?")
 
-    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+    response = post(client, "From those, which is the quickest to cook?", VEGETARIAN_OFFERED)
 
     assert (
         question(response) == "Which is quickest: the Mushroom sauce, the Shakshouka or the Spanish Tortilla?"
     )
     assert response.json()["rewritten_by"] == "model"
     transcript = llm.calls[0]["messages"][-1]["content"]
-    assert "Mushroom sauce; Shakshouka; Spanish Tortilla" in transcript
+    message = "From those, which is the quickest to cook?"
+    assert appear_in_order(transcript, [message, "Mushroom sauce", "Shakshouka", "Spanish Tortilla"])
 
 
 def test_a_model_rewrite_that_loses_the_recipes_referred_to_falls_back_to_the_catalogs(
@@ -105,7 +94,7 @@ def test_a_model_rewrite_that_loses_the_recipes_referred_to_falls_back_to_the_ca
 ):
     llm.replies.append("Which recipe is the quickest to cook?")
 
-    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+    response = post(client, "From those, which is the quickest to cook?", VEGETARIAN_OFFERED)
 
     assert response.json()["rewritten_by"] == "catalog"
     assert "Mushroom sauce" in question(response)
@@ -116,32 +105,27 @@ def test_a_model_rewrite_that_reads_the_reference_otherwise_within_the_set_stand
 ):
     llm.replies.append("Which is the quickest to cook of the Shakshouka and the Spanish Tortilla?")
 
-    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+    response = post(client, "From those, which is the quickest to cook?", VEGETARIAN_OFFERED)
 
     assert response.json()["rewritten_by"] == "model"
 
 
-def test_the_model_sees_rules_examples_and_the_conversation_as_a_transcript(client, llm, model_rewrites):
+def test_the_model_gets_the_rewrite_prompt_its_examples_then_the_conversation_in_order(
+    client, llm, model_rewrites
+):
     llm.replies.append("What vegetarian recipes with mushrooms are available?")
 
     post(client, "What about ones with mushrooms?", DINNER_HISTORY)
 
     [call] = llm.calls
-    system, *examples, last = call["messages"]
-    assert system["role"] == "system"
-    assert "standalone question" in system["content"]
-    assert "Do NOT answer the question" in system["content"]
-    assert [m["role"] for m in examples] == ["user", "assistant"] * (len(examples) // 2)
-    assert last == {
-        "role": "user",
-        "content": "Conversation:\n"
-        "User: I’m looking for dinner ideas.\n"
-        "Assistant: What kind of cuisine are you interested in?\n"
-        "User: Vegetarian.\n"
-        "Assistant: Any ingredients you particularly like or want to avoid?\n"
-        "Latest question: What about ones with mushrooms?\n"
-        "Earlier requests it keeps: vegetarian",
-    }
+    system, *shown, last = call["messages"]
+    assert system == {"role": "system", "content": prompt("reformulate_system")}
+    assert [m["role"] for m in shown] == ["user", "assistant"] * len(examples("reformulate_examples"))
+    assert [m["content"] for m in shown[1::2]] == [e["rewrite"] for e in examples("reformulate_examples")]
+    assert last["role"] == "user"
+    # Every turn, then the message, then the request it keeps (vegetarian, from the history).
+    message = "What about ones with mushrooms?"
+    assert appear_in_order(last["content"], [*turns(DINNER_HISTORY), message, "vegetarian"])
 
 
 def test_a_first_message_is_returned_unchanged_without_calling_the_model(client, llm):
@@ -195,41 +179,29 @@ def test_a_label_and_quotes_around_the_rewrite_are_removed(client, llm, model_re
     assert question(response) == "Which vegetarian dishes use mushrooms?"
 
 
-def test_an_empty_rewrite_falls_back_to_the_users_message(client, llm, model_rewrites):
-    llm.replies.append("   ")
+@pytest.mark.parametrize(
+    "rewrite",
+    [
+        pytest.param("   ", id="empty"),
+        pytest.param("Which vegetarian recipes " + "with mushrooms " * 30 + "are there?", id="much-longer"),
+        pytest.param("The Mushroom Risotto is a great vegetarian choice.", id="an-answer"),
+        pytest.param("Sure! Here are some mushroom recipes?", id="chatty"),
+        pytest.param(
+            "Which mushroom recipes are vegetarian?\n1. Mushroom soup\n2. Risotto", id="several-lines"
+        ),
+        # Small models copy a worked example or invent a dish.
+        pytest.param(
+            "What about mushroom recipes with chickpeas, spinach and feta?", id="adds-what-nobody-said"
+        ),
+    ],
+)
+def test_a_model_rewrite_the_guard_refuses_falls_back_to_the_catalogs(client, llm, model_rewrites, rewrite):
+    llm.replies.append(rewrite)
 
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
+    response = post(client, "What about mushrooms?", DINNER_HISTORY)
 
-
-def test_a_rewrite_much_longer_than_the_message_falls_back(client, llm, model_rewrites):
-    llm.replies.append("Which vegetarian recipes " + "with mushrooms " * 30 + "are there?")
-
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
-
-
-def test_an_answer_instead_of_a_question_falls_back(client, llm, model_rewrites):
-    llm.replies.append("The Mushroom Risotto is a great vegetarian choice.")
-
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
-
-
-def test_a_chatty_reply_falls_back(client, llm, model_rewrites):
-    llm.replies.append("Sure! Here are some mushroom recipes?")
-
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
-
-
-def test_a_reply_over_several_lines_falls_back(client, llm, model_rewrites):
-    llm.replies.append("Which mushroom recipes are vegetarian?\n1. Mushroom soup\n2. Risotto")
-
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
-
-
-def test_a_rewrite_that_adds_what_nobody_said_falls_back(client, llm, model_rewrites):
-    # Small models copy a worked example or invent a dish.
-    llm.replies.append("What about mushroom recipes with chickpeas, spinach and feta?")
-
-    assert question(post(client, "What about mushrooms?", DINNER_HISTORY)) == CATALOGS_REWRITE
+    assert question(response) == CATALOGS_REWRITE
+    assert response.json()["rewritten_by"] == "catalog"
 
 
 def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm, model_rewrites):
@@ -250,7 +222,7 @@ def test_a_model_rewrite_that_names_a_recipe_nobody_mentioned_falls_back(client,
         "Is the Beef Wellington quicker than the Mushroom sauce, Shakshouka and Spanish Tortilla?"
     )
 
-    response = post(client, "From those, which is the quickest to cook?", OFFERED)
+    response = post(client, "From those, which is the quickest to cook?", VEGETARIAN_OFFERED)
 
     assert response.json()["rewritten_by"] == "catalog"
     assert "Wellington" not in question(response)
@@ -262,7 +234,7 @@ def test_the_model_may_name_a_recipe_of_the_conversation_the_catalog_could_not_r
     # Which of three "it" means is beyond the resolver; the model's reading is kept.
     llm.replies.append("Does the Shakshouka reheat well?")
 
-    response = post(client, "does it reheat well?", OFFERED)
+    response = post(client, "does it reheat well?", VEGETARIAN_OFFERED)
 
     assert question(response) == "Does the Shakshouka reheat well?"
     assert response.json()["rewritten_by"] == "model"

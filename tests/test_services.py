@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
@@ -49,13 +50,13 @@ async def test_an_openai_compatible_server_takes_the_llm_and_keeps_local_embeddi
 async def test_azure_settings_select_every_cloud_provider(no_env, tmp_path):
     settings = Settings(
         azure_openai_endpoint="https://x.openai.azure.com",
-        azure_openai_api_key="k",
+        azure_openai_api_key=SecretStr("k"),
         azure_openai_chat_deployment="gpt-4o-mini",
         azure_openai_embedding_deployment="text-embedding-3-small",
         azure_search_endpoint="https://x.search.windows.net",
-        azure_search_api_key="k",
+        azure_search_api_key=SecretStr("k"),
         azure_cosmos_endpoint="https://x.documents.azure.com:443/",
-        azure_cosmos_key="a2V5",
+        azure_cosmos_key=SecretStr("a2V5"),
         local_db_path=tmp_path / "never-created.sqlite3",
     )
 

@@ -19,14 +19,8 @@ import uvicorn
 
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
-from tests.protocol_helpers import (
-    GATE_GUARD_SECONDS,
-    StreamingScriptedModel,
-    answer_text,
-    json_lines,
-    server_sent_events,
-)
-from tests.support import free_port
+from tests.readers import answer_text, json_lines, server_sent_events
+from tests.support import GATE_GUARD_SECONDS, ScriptedChatModel, free_port
 
 # Shorter than the model's own guard, so that a held-back stream fails here, clearly.
 READ_TIMEOUT = GATE_GUARD_SECONDS - 10
@@ -35,12 +29,12 @@ ANSWER = ["Try the ", "Mushroom risotto ", "[mushroom-risotto]", "."]
 
 
 @pytest.fixture(scope="module")
-def model() -> StreamingScriptedModel:
-    return StreamingScriptedModel()
+def model() -> ScriptedChatModel:
+    return ScriptedChatModel()
 
 
 @pytest.fixture(scope="module")
-def api(model: StreamingScriptedModel, retriever: Retriever) -> Iterator[str]:
+def api(model: ScriptedChatModel, retriever: Retriever) -> Iterator[str]:
     """The local host's app, served by uvicorn as `local_host.py` serves it."""
     from local_host import create_app
 
@@ -59,7 +53,7 @@ def api(model: StreamingScriptedModel, retriever: Retriever) -> Iterator[str]:
     use_services(None)
 
 
-def read_in_order(base: str, model: StreamingScriptedModel, accept: str | None) -> list[dict[str, Any]]:
+def read_in_order(base: str, model: ScriptedChatModel, accept: str | None) -> list[dict[str, Any]]:
     """The stream's events; the model is let go on only once the first has been read."""
     model.gate = threading.Event()
     model.pieces_written = 0
