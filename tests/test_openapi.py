@@ -54,13 +54,14 @@ def test_every_error_status_is_the_error_body():
             assert "500" in operation["responses"], f"{method} {path}"
 
 
-def test_chat_documents_both_bodies_and_both_stream_framings():
+def test_chat_documents_every_body_and_both_stream_framings():
     chat = document()["paths"]["/api/chat"]["post"]
 
     bodies = chat["requestBody"]["content"]["application/json"]["schema"]["anyOf"]
     assert bodies == [
         {"$ref": "#/components/schemas/ChatRequest"},
         {"$ref": "#/components/schemas/ChatProtocolRequest"},
+        {"$ref": "#/components/schemas/CurrentProtocolRequest"},
     ]
     ok = chat["responses"]["200"]["content"]
     assert set(ok) == {"application/json", "application/json-lines", "text/event-stream"}
