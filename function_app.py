@@ -23,7 +23,7 @@ from app.http.bodies import (
     Source,
 )
 from app.http.chat_body import read_chat_body
-from app.http.edge import ErrorFormat, api_endpoint, json_endpoint, require_admin
+from app.http.edge import NOTHING_HERE, ApiError, ErrorFormat, api_endpoint, json_endpoint, require_admin
 from app.indexing import routes
 from app.indexing.pipeline import IndexingReport
 from app.protocol import chat_protocol, rendering
@@ -162,5 +162,17 @@ async def openapi_document(req: Request) -> Response:
 
     async def run() -> Response:
         return JSONResponse(openapi.document())
+
+    return await api_endpoint(req, run)
+
+
+# Azure's Functions host answers a path that no function has with a 404 of its own, with no
+# JSON and no request id. This catch-all, which its routing tries after every other route,
+# answers as every other error does. The local host does not mount it: its router answers
+# unknown paths, and wrong methods with a 405, the same way itself (local_host.routing_error).
+@app.route(route="{*path}", methods=list(func.HttpMethod))
+async def not_found(req: Request) -> Response:
+    async def run() -> Response:
+        raise ApiError(404, NOTHING_HERE)
 
     return await api_endpoint(req, run)

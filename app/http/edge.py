@@ -37,6 +37,7 @@ INTERNAL_ERROR = "The app encountered an error processing your request."
 DEADLINE_PASSED = "The request took too long. Please try again."
 BODY_TOO_SLOW = "The body took too long to arrive."
 CLIENT_CLOSED = "The client closed the connection before the request was read."
+NOTHING_HERE = "There is nothing at this path."
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # On every /api response: Static Web Apps adds its globalHeaders to the page, not to proxied
 # API responses, and JSON must never be sniffed as HTML, framed or allowed to load anything.

@@ -24,9 +24,11 @@ from app.http.bodies import (
     ChatDelta,
     ChatRequest,
     ChatResponse,
+    ErrorBody,
     ReformulateResponse,
     RetrieveRequest,
     RetrieveResponse,
+    StreamError,
 )
 from app.indexing.pipeline import IndexingReport
 from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest, CurrentProtocolRequest
@@ -36,38 +38,6 @@ from app.recipes import RECIPE_ID_PATTERN, Recipe
 
 OPENAPI_VERSION = "3.1.0"
 SCHEMAS = "#/components/schemas/"
-
-
-class ProtocolError(BaseModel):
-    """An error as the current AI chat protocol writes it."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    code: str
-    message: str
-
-
-class ErrorBody(BaseModel):
-    """Every error: a message meant for the caller, and nothing internal. `error` is the message
-    itself, except on /api/chat/stream and for /api/chat bodies of the current protocol (with
-    `sessionState`, or only `messages`), where it is `{"code", "message"}`."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    error: str | ProtocolError
-    code: str | None = None
-
-
-class StreamError(BaseModel):
-    """The last line (or event) of a stream that failed after it began: `{"error": "..."}`, or
-    `{"error": {"code", "message"}}` at /api/chat/stream; to the chat-component, with the
-    message and the status again as `message` and `statusCode`, where it reads them."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    error: str | ProtocolError
-    message: str | None = None
-    statusCode: int | None = None
 
 
 class IndexingRequest(BaseModel):
