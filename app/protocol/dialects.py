@@ -43,7 +43,9 @@ class Dialect(StrEnum):
 
     @property
     def request_model(self) -> type[ChatProtocolRequest]:
-        return CurrentProtocolRequest if self is Dialect.CURRENT else ChatProtocolRequest
+        """An unmarked body may be the official client's first call: read as its protocol's
+        (which allows `system` messages), its answer also has the 2024-01-28 fields."""
+        return CurrentProtocolRequest if self.nested_errors else ChatProtocolRequest
 
 
 def dialect_of(body: Mapping[str, Any], *, stream_route: bool) -> Dialect:

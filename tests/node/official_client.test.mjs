@@ -80,10 +80,12 @@ test("getStreamedCompletion: role, context and sessionState first, then the same
 
 test("a system message is allowed, and the thoughts say it was not given to the model", async () => {
   const system = { role: "system", content: "Answer in French." };
-  const result = await client.getCompletion([system, FIRST], { sessionState: "s" });
-  assert.equal(result.message.role, "assistant");
-  const [note] = result.context.thoughts.filter((t) => t.title === "Request fields not used");
-  assert.match(note.description, /messages\[0\]/);
+  for (const options of [{ sessionState: "s" }, {}]) {
+    const result = await client.getCompletion([system, FIRST], options);
+    assert.equal(result.message.role, "assistant");
+    const [note] = result.context.thoughts.filter((t) => t.title === "Request fields not used");
+    assert.match(note.description, /messages\[0\]/);
+  }
 });
 
 test("errors come as {code, message}, which the client throws, from both operations", async () => {
