@@ -244,6 +244,17 @@ def test_what_the_app_does_not_use_is_named_in_the_thoughts(client, llm):
     )
 
 
+def test_a_2024_01_28_session_state_beside_a_current_one_is_named_as_not_used(client, llm):
+    llm.streams.append(ANSWER)
+    body = {"messages": MESSAGES, "sessionState": "kept", "session_state": "not kept"}
+
+    answer = client.post("/api/chat", json=body).json()
+
+    assert answer["sessionState"] == "kept"
+    [note] = [t for t in answer["context"]["thoughts"] if t["title"] == "Request fields not used"]
+    assert note["description"].startswith("session_state (this protocol's is sessionState")
+
+
 def test_nothing_is_noted_when_everything_was_used(client, llm):
     llm.streams.append(ANSWER)
 

@@ -32,4 +32,4 @@ async def read_chat_body(
     dialect = dialect_of(data, stream_route=stream_route)
     errors.nested = dialect.nested_errors
     body = validated(dialect.request_model, data, settings)
-    return ProtocolCall(body, dialect, tuple(unused_fields(data)))
+    return ProtocolCall(body, dialect, tuple(unused_fields(data, dialect)))

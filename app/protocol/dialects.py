@@ -63,11 +63,13 @@ def dialect_of(body: Mapping[str, Any], *, stream_route: bool) -> Dialect:
     return Dialect.UNMARKED
 
 
-def unused_fields(body: Mapping[str, Any]) -> list[str]:
+def unused_fields(body: Mapping[str, Any], dialect: Dialect) -> list[str]:
     """What a valid request said that the app does not use: other back ends' settings, fields
     of the app's own defining, `system` messages. They are not refused (front ends send them
     to any back end), and not dropped without a word: the thoughts name them."""
     unused = [name for name in body if name not in BODY_FIELDS]
+    if dialect is Dialect.CURRENT and "session_state" in body:
+        unused.append("session_state (this protocol's is sessionState, which comes back)")
     context = body.get("context")
     if isinstance(context, Mapping):
         unused += [f"context.{k}" for k in context if k not in OVERRIDE_NAMES and k != "overrides"]
