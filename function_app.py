@@ -23,10 +23,11 @@ from app.http.bodies import (
     Source,
 )
 from app.http.chat_body import read_chat_body
-from app.http.edge import api_endpoint, json_endpoint, require_admin
+from app.http.edge import NOTHING_HERE, ApiError, ErrorFormat, api_endpoint, json_endpoint, require_admin
 from app.indexing import routes
 from app.indexing.pipeline import IndexingReport
 from app.protocol import chat_protocol, rendering
+from app.protocol.citation_page import citation_page
 from app.recipes import Recipe
 from app.services import Services, get_services
 from app.settings import get_settings
@@ -53,13 +54,25 @@ async def chat_reformulate(req: Request) -> Response:
 
 @app.route(route="chat", methods=[func.HttpMethod.POST])
 async def chat(req: Request) -> Response:
-    """The app's own `{userMessage, conversation}`, or the AI chat app protocol's `{messages}`."""
+    """The app's own `{userMessage, conversation}`, or an AI chat protocol's `{messages}` in
+    one of its dialects (app/protocol/dialects.py)."""
+    return await answer_chat(req, stream_route=False)
+
+
+@app.route(route="chat/stream", methods=[func.HttpMethod.POST])
+async def chat_stream(req: Request) -> Response:
+    """The current AI chat protocol's stream (`getStreamedCompletion` of its client)."""
+    return await answer_chat(req, stream_route=True)
+
+
+async def answer_chat(req: Request, *, stream_route: bool) -> Response:
+    errors = ErrorFormat(nested=stream_route)
 
     async def run() -> ChatResponse | Response:
-        body = await read_chat_body(req, settings)
+        body = await read_chat_body(req, settings, errors, stream_route=stream_route)
         services = await get_services(settings)
         event_stream = chat_protocol.wants_event_stream(req.headers.get("accept", ""))
-        # One answer pipeline (app/chat/answers.py) for both bodies; only the shapes differ.
+        # One answer pipeline (app/chat/answers.py) for every body; only the shapes differ.
         if isinstance(body, ChatRequest):
             started = await answers.start_app_answer(
                 services.llm,
@@ -74,11 +87,21 @@ async def chat(req: Request) -> Response:
                 return rendering.event_response(answers.app_events(started), event_stream=True)
             return await answers.chat_response(started)
         answer = await answers.start_protocol_answer(
-            services.llm, services.retriever, await services.names(), body, settings
+            services.llm, services.retriever, await services.names(), body.request, settings
         )
-        if not body.stream:
-            return await rendering.completion(answer, body.session_state)
-        return rendering.streaming_response(answer, body.session_state, event_stream=event_stream)
+        if stream_route or body.request.stream:
+            return rendering.streaming_response(answer, body, event_stream=event_stream)
+        return await rendering.completion(answer, body)
+
+    return await api_endpoint(req, run, errors=errors)
+
+
+@app.route(route="content/{citation}", methods=[func.HttpMethod.GET])
+async def citation_content(req: Request) -> Response:
+    """A cited recipe as an HTML page, for the chat-component's citation preview."""
+
+    async def run() -> Response:
+        return await citation_page(await get_services(settings), req.path_params["citation"])
 
     return await api_endpoint(req, run)
 
@@ -139,5 +162,17 @@ async def openapi_document(req: Request) -> Response:
 
     async def run() -> Response:
         return JSONResponse(openapi.document())
+
+    return await api_endpoint(req, run)
+
+
+# Azure's Functions host answers a path that no function has with a 404 of its own, with no
+# JSON and no request id. This catch-all, which its routing tries after every other route,
+# answers as every other error does. The local host does not mount it: its router answers
+# unknown paths, and wrong methods with a 405, the same way itself (local_host.routing_error).
+@app.route(route="{*path}", methods=list(func.HttpMethod))
+async def not_found(req: Request) -> Response:
+    async def run() -> Response:
+        raise ApiError(404, NOTHING_HERE)
 
     return await api_endpoint(req, run)

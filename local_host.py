@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from app.http.edge import error_response, request_id_of, with_api_headers
+from app.http.edge import NOTHING_HERE, error_response, request_id_of, with_api_headers
 
 HERE = Path(__file__).resolve().parent
 
@@ -46,6 +46,10 @@ def registered_functions(function_app: Any) -> list[Any]:
     return function_app.get_functions()
 
 
+def is_catch_all(route: str | None) -> bool:
+    return bool(route) and str(route).startswith("{*")
+
+
 def create_app(function_app: Any = None) -> Starlette:
     if function_app is None:
         from function_app import app as function_app
@@ -55,6 +59,8 @@ def create_app(function_app: Any = None) -> Starlette:
         trigger = function.get_trigger()
         if trigger is None or not hasattr(trigger, "route"):
             continue
+        if is_catch_all(trigger.route):
+            continue  # Azure's fallback for unknown paths: here routing_error answers them.
         methods = [str(getattr(m, "value", m)) for m in trigger.methods or ["GET", "POST"]]
         path = f"{route_prefix()}/{trigger.route or function.get_function_name()}"
         routes.append(Route(path, endpoint(function.get_user_function(), trigger.name), methods=methods))
@@ -69,7 +75,7 @@ async def routing_error(request: Request, error: Exception) -> Response:
     """Unknown routes and methods, answered like every other error: JSON, with a request id
     and the API's headers (Starlette's own are plain text)."""
     assert isinstance(error, HTTPException)
-    messages = {404: "There is nothing at this path.", 405: "This path does not take that method."}
+    messages = {404: NOTHING_HERE, 405: "This path does not take that method."}
     response = error_response(error.status_code, messages.get(error.status_code, str(error.detail)))
     if error.headers and "Allow" in error.headers:
         response.headers["Allow"] = error.headers["Allow"]

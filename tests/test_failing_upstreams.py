@@ -42,7 +42,12 @@ FORBIDDEN_IN_RESPONSES = (
 # A question the model answers (on the embedded defaults, the recipes' data answers "which is
 # quickest" with no model call).
 APP_BODY = {"userMessage": "Which soups are warming on a cold day?"}
-PROTOCOL_BODY = {"messages": [{"role": "user", "content": "Which soups are warming on a cold day?"}]}
+# The 2024-01-28 protocol's body (with `stream`), whose errors are strings; the current
+# protocol's nested errors are tested in tests/test_dialects.py.
+PROTOCOL_BODY = {
+    "messages": [{"role": "user", "content": "Which soups are warming on a cold day?"}],
+    "stream": False,
+}
 
 Respond = Callable[[httpx.Request], httpx.Response]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from starlette.routing import Route
 
 import function_app
-from local_host import create_app, registered_functions, route_prefix
+from local_host import create_app, is_catch_all, registered_functions, route_prefix
 
 
 def test_the_route_prefix_comes_from_host_json():
@@ -16,6 +16,7 @@ def test_every_http_function_is_mounted_with_its_methods_and_nothing_else():
     registered = {
         (f"/api/{f.get_trigger().route}", tuple(m.value for m in f.get_trigger().methods))
         for f in registered_functions(function_app.app)
+        if not is_catch_all(f.get_trigger().route)  # Azure's fallback; the router's own here
     }
     app = create_app(function_app.app)
 
@@ -25,3 +26,20 @@ def test_every_http_function_is_mounted_with_its_methods_and_nothing_else():
     assert mounted == registered
     assert ("/api/chat", ("POST",)) in mounted
     assert ("/api/chat/reformulate", ("POST",)) in mounted
+
+
+def test_the_catch_all_for_azure_answers_json_404_with_a_request_id():
+    """On Azure the catch-all function answers unknown paths; called as the host calls it."""
+    import asyncio
+
+    from starlette.requests import Request
+
+    [catch_all] = [f for f in registered_functions(function_app.app) if is_catch_all(f.get_trigger().route)]
+    assert {m.value for m in catch_all.get_trigger().methods} >= {"GET", "POST", "PUT", "DELETE"}
+    scope = {"type": "http", "method": "GET", "path": "/api/nope", "headers": [], "query_string": b""}
+
+    response = asyncio.run(catch_all.get_user_function()(Request(scope)))
+
+    assert response.status_code == 404
+    assert response.body == b'{"error":"There is nothing at this path."}'
+    assert response.headers["x-request-id"]

@@ -9,7 +9,7 @@ import function_app
 from app.http.bodies import ChatAnswerEnd, ChatDelta
 from app.http.openapi import OPERATIONS, document
 from app.protocol.responses import ChatCompletion, ChatCompletionChunk
-from local_host import registered_functions, route_prefix
+from local_host import is_catch_all, registered_functions, route_prefix
 from tests.readers import json_lines, server_sent_events
 from tests.support import ScriptedChatModel
 
@@ -19,6 +19,8 @@ def registered_routes() -> dict[tuple[str, str], str]:
     routes = {}
     for function in registered_functions(function_app.app):
         trigger = function.get_trigger()
+        if is_catch_all(trigger.route):
+            continue  # the fallback for unknown paths is no operation
         for method in trigger.methods:
             path = f"{route_prefix()}/{trigger.route}"
             routes[(path, str(getattr(method, "value", method)).lower())] = function.get_function_name()
@@ -55,19 +57,38 @@ def test_every_error_status_is_the_error_body():
             assert "500" in operation["responses"], f"{method} {path}"
 
 
-def test_chat_documents_both_bodies_and_both_stream_framings():
+def test_chat_documents_every_body_and_both_stream_framings():
     chat = document()["paths"]["/api/chat"]["post"]
 
     bodies = chat["requestBody"]["content"]["application/json"]["schema"]["anyOf"]
     assert bodies == [
         {"$ref": "#/components/schemas/ChatRequest"},
         {"$ref": "#/components/schemas/ChatProtocolRequest"},
+        {"$ref": "#/components/schemas/CurrentProtocolRequest"},
     ]
     ok = chat["responses"]["200"]["content"]
     assert set(ok) == {"application/json", "application/json-lines", "text/event-stream"}
     assert ok["application/json-lines"]["x-item-schema"]["anyOf"][0] == {
         "$ref": "#/components/schemas/ChatCompletionChunk"
     }
+
+
+def test_the_current_protocol_s_stream_and_the_citation_page_are_documented():
+    paths = document()["paths"]
+    stream = paths["/api/chat/stream"]["post"]
+    assert stream["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/CurrentProtocolRequest"
+    }
+    ok = stream["responses"]["200"]["content"]
+    assert set(ok) == {"application/jsonl", "text/event-stream"}
+    assert ok["application/jsonl"]["x-item-schema"]["anyOf"][0] == {
+        "$ref": "#/components/schemas/CurrentDelta"
+    }
+    chat_ok = paths["/api/chat"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]["anyOf"]
+    assert {"$ref": "#/components/schemas/CurrentCompletion"} in chat_ok
+    page = paths["/api/content/{citation}"]["get"]
+    assert set(page["responses"]["200"]["content"]) == {"text/html"}
+    assert "404" in page["responses"]
 
 
 def protocol_model() -> ScriptedChatModel:

@@ -177,3 +177,38 @@ def describe_errors(error: ValidationError) -> str:
         parts.append(f"{where}: {message}" if where else message)
     more = len(error.errors()) - 3
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "") + "."
+
+
+# The errors, as the OpenAPI document describes them (app/http/edge.py writes them).
+
+
+class ProtocolError(BaseModel):
+    """An error as the current AI chat protocol writes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """Every error: a message meant for the caller, and nothing internal. `error` is the message
+    itself, except on /api/chat/stream and for /api/chat bodies of the current protocol (with
+    `sessionState`, or only `messages`), where it is `{"code", "message"}`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: str | ProtocolError
+    code: str | None = None
+
+
+class StreamError(BaseModel):
+    """The last line (or event) of a stream that failed after it began: `{"error": "..."}`, or
+    `{"error": {"code", "message"}}` at /api/chat/stream; to the chat-component, with the
+    message and the status again as `message` and `statusCode`, where it reads them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    error: str | ProtocolError
+    message: str | None = None
+    statusCode: int | None = None

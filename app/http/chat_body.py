@@ -1,6 +1,7 @@
-"""POST /api/chat takes two bodies: the app's own `{userMessage, conversation}` and the AI chat
-app protocol's `{messages, ...}`. The body is read once, checked as every body is (content
-type, size, encoding, syntax), and then validated as the shape it has."""
+"""POST /api/chat takes two kinds of body: the app's own `{userMessage, conversation}` and an
+AI chat protocol's `{messages, ...}`, in one of its dialects (app/protocol/dialects.py);
+POST /api/chat/stream takes the current protocol's only. The body is read once, checked as
+every body is (content type, size, encoding, syntax), and then validated as the shape it has."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
 from app.http.bodies import ChatRequest
-from app.http.edge import read_body, validated
-from app.protocol.chat_protocol import ChatProtocolRequest, speaks_protocol
+from app.http.edge import ErrorFormat, read_body, validated
+from app.protocol.chat_protocol import speaks_protocol
+from app.protocol.dialects import ProtocolCall, dialect_of, unused_fields
 from app.settings import Settings
 
 
@@ -19,10 +21,15 @@ class JsonObject(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-async def read_chat_body(request: Request, settings: Settings) -> ChatRequest | ChatProtocolRequest:
+async def read_chat_body(
+    request: Request, settings: Settings, errors: ErrorFormat, *, stream_route: bool = False
+) -> ChatRequest | ProtocolCall:
+    """The body as the shape it has; `errors` learns how this exchange's errors are written."""
     data = dict((await read_body(request, JsonObject, settings)).model_extra or {})
-    model: type[ChatRequest | ChatProtocolRequest] = (
-        ChatProtocolRequest if speaks_protocol(data) else ChatRequest
-    )
-    # The same limits, and the same strictness, as for any other body.
-    return validated(model, data, settings)
+    if not stream_route and not speaks_protocol(data):
+        # The same limits, and the same strictness, as for any other body.
+        return validated(ChatRequest, data, settings)
+    dialect = dialect_of(data, stream_route=stream_route)
+    errors.nested = dialect.nested_errors
+    body = validated(dialect.request_model, data, settings)
+    return ProtocolCall(body, dialect, tuple(unused_fields(data, dialect)))

@@ -16,6 +16,7 @@ import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -24,7 +25,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from app.http.bodies import describe_errors
 from app.http.json_text import NotJson, parse_json
-from app.providers.errors import UpstreamError
+from app.providers.errors import ContentFilteredError, UpstreamError
 from app.services import Services, get_services
 from app.settings import Settings, get_settings
 
@@ -36,6 +37,7 @@ INTERNAL_ERROR = "The app encountered an error processing your request."
 DEADLINE_PASSED = "The request took too long. Please try again."
 BODY_TOO_SLOW = "The body took too long to arrive."
 CLIENT_CLOSED = "The client closed the connection before the request was read."
+NOTHING_HERE = "There is nothing at this path."
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 # On every /api response: Static Web Apps adds its globalHeaders to the page, not to proxied
 # API responses, and JSON must never be sniffed as HTML, framed or allowed to load anything.
@@ -58,19 +60,59 @@ class ApiError(Exception):
         self.message = message
 
 
-def error_response(status: int, message: str, code: str | None = None) -> JSONResponse:
+# The `code` of an error in the current AI chat protocol's shape, when the error has none of its own.
+ERROR_CODES = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    408: "body_timeout",
+    409: "conflict",
+    413: "body_too_large",
+    415: "unsupported_media_type",
+    CLIENT_CLOSED_STATUS: "client_closed",
+    500: "internal_error",
+    502: "upstream_failed",
+    503: "upstream_busy",
+    504: "timeout",
+}
+
+
+@dataclass
+class ErrorFormat:
+    """How an exchange writes its errors: `{"error": "..."}` (the app's own, and the 2024-01-28
+    protocol's), or, once the body has shown that it speaks the current AI chat protocol,
+    `{"error": {"code", "message"}}`, which that protocol's client reads."""
+
+    nested: bool = False
+
+    def body(self, status: int, message: str, code: str | None = None) -> dict[str, Any]:
+        if self.nested:
+            return {"error": {"code": code or ERROR_CODES.get(status, "error"), "message": message}}
+        return {"error": message} | ({"code": code} if code else {})
+
+
+def error_response(
+    status: int, message: str, code: str | None = None, errors: ErrorFormat | None = None
+) -> JSONResponse:
     # An error is about this request only: no cache may keep it.
     return JSONResponse(
-        {"error": message} | ({"code": code} if code else {}),
+        (errors or ErrorFormat()).body(status, message, code),
         status_code=status,
         headers={"Cache-Control": "no-store"},
     )
 
 
+def upstream_code(error: UpstreamError) -> str | None:
+    return error.code or ("content_filter" if isinstance(error, ContentFilteredError) else None)
+
+
 def with_api_headers(response: Response, request_id: str) -> Response:
     response.headers["x-request-id"] = request_id
     for name, value in API_HEADERS.items():
-        response.headers[name] = value
+        # A response with a policy of its own keeps it (the citation page's allows its style).
+        response.headers.setdefault(name, value)
     return response
 
 
@@ -167,9 +209,10 @@ async def api_endpoint(
     handle: Callable[[], Awaitable[BaseModel | Response]],
     *,
     timed: bool = True,
+    errors: ErrorFormat | None = None,
 ) -> Response:
     """Run `handle` and shape whatever happens as JSON, with a request id on the response
-    and on the log line.
+    and on the log line; errors as `errors` says once `handle` has read the body.
 
     When `timed`, `handle` must have its response ready within REQUEST_DEADLINE_SECONDS, or
     the caller gets a clean 504: each SDK bounds its own calls,
@@ -194,19 +237,21 @@ async def api_endpoint(
             deadline_seconds,
             deadline.expired(),
         )
-        response = error_response(504, DEADLINE_PASSED)
+        response = error_response(504, DEADLINE_PASSED, errors=errors)
     except ApiError as error:
-        response = error_response(error.status, error.message)
+        response = error_response(error.status, error.message, errors=errors)
     except ClientDisconnect:
         # Nobody is left to answer: not the app's failure, and no traceback for it.
         log.info("request %s: the client closed the connection before its body was read", request_id)
-        response = error_response(CLIENT_CLOSED_STATUS, CLIENT_CLOSED)
+        response = error_response(CLIENT_CLOSED_STATUS, CLIENT_CLOSED, errors=errors)
     except UpstreamError as error:
         log.warning("request %s: upstream failure: %r", request_id, error.__cause__)
-        response = error_response(error.status, error.public_message, error.code)
+        # The content filter has a code of its own only in the nested shape, which always has one.
+        code = upstream_code(error) if errors and errors.nested else error.code
+        response = error_response(error.status, error.public_message, code, errors)
     except Exception:
         log.exception("request %s failed", request_id)
-        response = error_response(500, INTERNAL_ERROR)
+        response = error_response(500, INTERNAL_ERROR, errors=errors)
     with_api_headers(response, request_id)
     log.info(
         "%s %s -> %d in %.0f ms [request %s]",

@@ -24,34 +24,20 @@ from app.http.bodies import (
     ChatDelta,
     ChatRequest,
     ChatResponse,
+    ErrorBody,
     ReformulateResponse,
     RetrieveRequest,
     RetrieveResponse,
+    StreamError,
 )
 from app.indexing.pipeline import IndexingReport
-from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest
-from app.protocol.responses import ChatCompletion, ChatCompletionChunk
+from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES, ChatProtocolRequest, CurrentProtocolRequest
+from app.protocol.current import JSONL
+from app.protocol.responses import ChatCompletion, ChatCompletionChunk, CurrentCompletion, CurrentDelta
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 
 OPENAPI_VERSION = "3.1.0"
 SCHEMAS = "#/components/schemas/"
-
-
-class ErrorBody(BaseModel):
-    """Every error: a message meant for the caller, and nothing internal."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    error: str
-    code: str | None = None
-
-
-class StreamError(BaseModel):
-    """The last line (or event) of a stream that failed after it began."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    error: str
 
 
 class IndexingRequest(BaseModel):
@@ -73,7 +59,7 @@ STATUS_MEANINGS = {
     400: "The body or a parameter is invalid (the message names it), or the content filter flagged it.",
     401: "The admin key is missing (header `x-functions-key`).",
     403: "The admin key is wrong, or the admin routes are closed (ADMIN_KEY is not set).",
-    404: "There is no recipe with that id.",
+    404: "There is no recipe with that id (or citation).",
     408: "The body took too long to arrive (BODY_READ_SECONDS).",
     409: "The search index was built with another embedding model (`code`: `index_incompatible`).",
     413: "The body is over the size limit (a catalog load: or holds over MAX_INDEX_RECIPES recipes).",
@@ -96,6 +82,8 @@ class Operation:
     ok: tuple[type[BaseModel], ...] = ()  # the 200 body, any one of these
     errors: tuple[int, ...] = ()
     streams: type[BaseModel] | None = None  # each line or event of a streamed 200
+    stream_type: str = JSON_LINES  # the media type of those lines
+    html: bool = False  # the 200 is a text/html page
     # The events of the app's own body streamed as server-sent events (`Accept: text/event-stream`).
     app_events: tuple[type[BaseModel], ...] = ()
     json_lines_body: bool = False
@@ -113,12 +101,27 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ),
     ("/api/chat", "post"): Operation(
         "chat",
-        "Answer from the recipes: the app's own body, or the AI chat app protocol's",
-        body=(ChatRequest, ChatProtocolRequest),
-        ok=(ChatResponse, ChatCompletion),
+        "Answer from the recipes: the app's own body, or an AI chat protocol's, in its dialect "
+        "(2024-01-28, current, chat-component: docs/protocol.md)",
+        body=(ChatRequest, ChatProtocolRequest, CurrentProtocolRequest),
+        ok=(ChatResponse, ChatCompletion, CurrentCompletion),
         errors=(*BODY_ERRORS, 409, *UPSTREAM_ERRORS),
         streams=ChatCompletionChunk,
         app_events=(ChatDelta, ChatAnswerEnd),
+    ),
+    ("/api/chat/stream", "post"): Operation(
+        "chat_stream",
+        "The current AI chat protocol's stream of an answer (getStreamedCompletion)",
+        body=(CurrentProtocolRequest,),
+        errors=(*BODY_ERRORS, 409, *UPSTREAM_ERRORS),
+        streams=CurrentDelta,
+        stream_type=JSONL,
+    ),
+    ("/api/content/{citation}", "get"): Operation(
+        "citation_content",
+        "A cited recipe as an HTML page, safe to frame (the chat-component's citation preview)",
+        html=True,
+        errors=(404, *UPSTREAM_ERRORS),
     ),
     ("/api/retrieve", "post"): Operation(
         "retrieve",
@@ -182,7 +185,8 @@ def operation_object(path: str, operation: Operation, refs: dict[Any, dict[str, 
             "name": name,
             "in": "path",
             "required": True,
-            "schema": {"type": "string", "pattern": RECIPE_ID_PATTERN},
+            # A citation is any text an answer put in brackets; a recipe id has a pattern.
+            "schema": {"type": "string"} | ({"pattern": RECIPE_ID_PATTERN} if name == "id" else {}),
         }
         for name in re.findall(r"{(\w+)}", path)
     ]
@@ -203,14 +207,16 @@ def operation_object(path: str, operation: Operation, refs: dict[Any, dict[str, 
                 "schema": {"type": "string", "description": "One recipe per line, as JSON."}
             }
         result["requestBody"] = {"required": True, "content": content}
-    ok: dict[str, Any] = {
-        "application/json": {"schema": one_of([refs[(m, "serialization")] for m in operation.ok])}
-    }
+    ok: dict[str, Any] = {}
+    if operation.ok:
+        ok["application/json"] = {"schema": one_of([refs[(m, "serialization")] for m in operation.ok])}
+    if operation.html:
+        ok["text/html"] = {"schema": {"type": "string"}}
     if operation.streams is not None:
         # OpenAPI 3.1 has no schema for the items of a stream (3.2's `itemSchema`); the
         # extension names it, and the tests validate every line of real streams against it.
         chunk, error = refs[(operation.streams, "serialization")], refs[(StreamError, "serialization")]
-        ok[JSON_LINES] = {"schema": {"type": "string"}, "x-item-schema": {"anyOf": [chunk, error]}}
+        ok[operation.stream_type] = {"schema": {"type": "string"}, "x-item-schema": {"anyOf": [chunk, error]}}
         # Server-sent events carry the protocol's chunks, or, for the app's own body, its deltas
         # and then the whole answer.
         events = [refs[(m, "serialization")] for m in operation.app_events]
@@ -244,7 +250,9 @@ def document() -> dict[str, Any]:
             "title": "recipe-chat",
             "version": "1.0.0",
             "description": 'A RAG chat over a recipe catalog. Every error is `{"error": ...}`, '
-            "and every response carries an `x-request-id` header.",
+            "and every response carries an `x-request-id` header. /api/chat speaks the app's own "
+            "body and three dialects of the AI chat protocol, told apart by what the body holds "
+            "(docs/protocol.md).",
         },
         "paths": paths,
         "components": {

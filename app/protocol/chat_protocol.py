@@ -1,12 +1,11 @@
-"""Azure's "HTTP protocol for AI chat apps" (version 2024-01-28), spoken by POST /api/chat.
+"""The request bodies of POST /api/chat that speak an AI chat protocol, in each of its dialects
+(app/protocol/dialects.py says which one a request speaks): the 2024-01-28 version
+(`session_state`), the current one of `@microsoft/ai-chat-protocol` (`sessionState`, and the
+`system` role), and the chat-component's (its overrides flat in `context`). All of them are
+read into one `ChatProtocolRequest`, which the answer pipeline takes.
 
-A body with `messages` speaks the protocol; any other body is the app's own
-`{userMessage, conversation}`. This module holds the protocol's request and shapes its
-responses: one JSON chat completion, or a stream of completion chunks, written as JSON lines
-(`application/json-lines`, the protocol's own framing) or, for a client that asks with
-`Accept: text/event-stream`, as server-sent events. The second framing exists because Azure
-Static Web Apps buffers the proxied responses of other content types until they end, which
-would turn a stream back into one late reply."""
+Responses are shaped in rendering.py (the 2024-01-28 shapes and their framings), current.py
+and component.py."""
 
 from __future__ import annotations
 
@@ -28,12 +27,18 @@ def speaks_protocol(body: Mapping[str, Any]) -> bool:
 
 class ProtocolMessage(BaseModel):
     # Other fields are ignored, not refused: protocol front ends send the assistant's earlier
-    # messages back as they received them, with `function_call`, `tool_calls` and the like.
+    # messages back as they received them, with `function_call`, `tool_calls`, `context` and the like.
     model_config = ConfigDict(extra="ignore")
 
     # Only the two conversational roles: a client must never be able to inject a system turn.
     role: Literal["user", "assistant"]
     content: str
+
+
+class CurrentMessage(ProtocolMessage):
+    # The current protocol allows `system`; such messages are read, never sent to the model
+    # (the app's own prompt is the only system turn), and the thoughts say so.
+    role: Literal["user", "assistant", "system"]  # type: ignore[assignment]
 
 
 class Overrides(BaseModel):
@@ -60,8 +65,11 @@ class Overrides(BaseModel):
         return NO_FILTERS if value is None else value
 
 
-class RequestContext(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class RequestContext(Overrides):
+    """The request's `context`: the overrides in `context.overrides` (the 2024-01-28 text), or
+    flat in `context` itself (the chat-component's), checked alike; not both at once. Other
+    keys are the app's to define: those it does not use are named in the thoughts
+    (dialects.unused_fields), never refused, since front ends send other back ends' settings."""
 
     overrides: Overrides = Overrides()
 
@@ -69,6 +77,22 @@ class RequestContext(BaseModel):
     @classmethod
     def _null_is_empty(cls, value: Any) -> Any:
         return {} if value is None else value
+
+    @model_validator(mode="after")
+    def _one_place(self) -> RequestContext:
+        if self.overrides.model_fields_set and self.model_fields_set & OVERRIDE_NAMES:
+            raise ValueError("give the overrides either flat in context or in context.overrides, not both")
+        return self
+
+    @property
+    def effective(self) -> Overrides:
+        if self.overrides.model_fields_set:
+            return self.overrides
+        flat = {name: getattr(self, name) for name in self.model_fields_set & OVERRIDE_NAMES}
+        return Overrides.model_construct(_fields_set=set(flat), **flat)
+
+
+OVERRIDE_NAMES = frozenset(Overrides.model_fields)
 
 
 class ChatProtocolRequest(BaseModel):
@@ -136,7 +160,26 @@ class ChatProtocolRequest(BaseModel):
 
     @property
     def overrides(self) -> Overrides:
-        return self.context.overrides
+        return self.context.effective
+
+
+class CurrentProtocolRequest(ChatProtocolRequest):
+    """The current protocol's `{"messages", "context", "sessionState"}`: no `stream` (a stream
+    is asked for at /api/chat/stream), and `system` messages allowed."""
+
+    messages: list[CurrentMessage]  # type: ignore[assignment]
+    sessionState: Any = None
+
+    @field_validator("stream")
+    @classmethod
+    def _no_stream_field(cls, value: bool) -> bool:
+        if value:
+            raise ValueError("is not part of the current protocol: POST to /api/chat/stream for a stream")
+        return value
+
+    @property
+    def conversation(self) -> list[Message]:
+        return [Message(role=m.role, content=m.content) for m in self.messages[:-1] if m.role != "system"]
 
 
 def wants_event_stream(accept: str) -> bool:

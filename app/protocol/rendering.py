@@ -1,5 +1,11 @@
-"""The protocol's responses to a started answer: one JSON chat completion, or a stream of
-completion chunks framed as JSON lines or as server-sent events (see chat_protocol.py)."""
+"""The protocol's responses to a started answer, in the dialect the request spoke
+(app/protocol/dialects.py): one JSON answer, or a stream framed as JSON lines or, for a
+client that asks with `Accept: text/event-stream`, as server-sent events. The second framing
+exists because Azure Static Web Apps buffers the proxied responses of other content types
+until they end, which would turn a stream back into one late reply.
+
+The 2024-01-28 chat completion and its chunks are built here; current.py and component.py add
+what their readers need."""
 
 from __future__ import annotations
 
@@ -14,11 +20,16 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from app.chat.answers import StartedAnswer
-from app.http.edge import DEADLINE_PASSED, INTERNAL_ERROR, TimedStream
+from app.chat.thoughts import thought
+from app.http.edge import DEADLINE_PASSED, INTERNAL_ERROR, ErrorFormat, TimedStream
+from app.protocol import component, current
 from app.protocol.chat_protocol import EVENT_STREAM, JSON_LINES
+from app.protocol.dialects import Dialect, ProtocolCall
 from app.providers.errors import UpstreamError
 
 log = logging.getLogger(__name__)
+
+ErrorEvent = Callable[[int, str], dict[str, Any]]
 
 
 def _metadata(answer: StartedAnswer, kind: str) -> dict[str, Any]:
@@ -31,16 +42,8 @@ def _metadata(answer: StartedAnswer, kind: str) -> dict[str, Any]:
 
 
 def _usage(answer: StartedAnswer) -> dict[str, Any]:
-    usage = answer.reply.usage
-    if usage is None:
-        return {}
-    return {
-        "usage": {
-            "completion_tokens": usage.completion_tokens,
-            "prompt_tokens": usage.prompt_tokens,
-            "total_tokens": usage.total_tokens,
-        }
-    }
+    usage = current.ending(answer).get("usage")
+    return {} if usage is None else {"usage": usage}
 
 
 def _followups(answer: StartedAnswer) -> dict[str, Any]:
@@ -48,25 +51,47 @@ def _followups(answer: StartedAnswer) -> dict[str, Any]:
     return {} if questions is None else {"followup_questions": questions}
 
 
-async def completion(answer: StartedAnswer, session_state: Any) -> JSONResponse:
-    """The whole answer as one protocol chat completion."""
+def context_of(answer: StartedAnswer, call: ProtocolCall) -> dict[str, Any]:
+    """The answer's context, with a thought naming what the request said that was not used."""
+    if not call.unused:
+        return answer.context
+    note = thought("Request fields not used", "; ".join(call.unused) + ": this app does not use them.")
+    return answer.context | {"thoughts": [*answer.context["thoughts"], note]}
+
+
+async def completion(answer: StartedAnswer, call: ProtocolCall) -> JSONResponse:
+    """The whole answer, in the dialect of the request."""
+    context = context_of(answer, call)
     content = "".join([piece async for piece in answer.reply])
+    if call.dialect is Dialect.CURRENT:
+        return JSONResponse(current.completion(answer, content, context, call.session_state))
+    message: dict[str, Any] = {"content": content, "role": "assistant"}
+    if call.dialect is Dialect.COMPONENT:
+        followups = answer.reply.followup_questions
+        message["content"] = component.escape(content) + "".join(component.followup_pieces(followups or []))
+        message["context"] = component.message_context(context, followups)
     choice = {
-        "context": answer.context | _followups(answer),
+        "context": context | _followups(answer),
         # "length" when the model was cut at its token limit (its unfinished sentence dropped).
         "finish_reason": answer.reply.finish_reason,
         "index": 0,
-        "message": {"content": content, "role": "assistant"},
-        "session_state": session_state,
+        "message": message,
+        "session_state": call.session_state,
     }
-    return JSONResponse({"choices": [choice], **_metadata(answer, "chat.completion"), **_usage(answer)})
+    body = {"choices": [choice], **_metadata(answer, "chat.completion"), **_usage(answer)}
+    if call.dialect is Dialect.UNMARKED:
+        # The official client's first call looks like this too: its fields as well.
+        body |= current.completion(answer, content, context, call.session_state)
+    return JSONResponse(body)
 
 
-async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncGenerator[dict[str, Any], None]:
-    """The answer as protocol chunks: first the role and the whole context (known before the
+async def chunks(answer: StartedAnswer, call: ProtocolCall) -> AsyncGenerator[dict[str, Any], None]:
+    """The answer as 2024-01-28 chunks: first the role and the whole context (known before the
     model writes anything), then one chunk per piece of text, and last the finish, with the
-    follow-up questions and the usage where there are any."""
+    follow-up questions and the usage where there are any. For the chat-component the context
+    is in the delta as well, the text is escaped, and the follow-up questions end the text."""
     metadata = _metadata(answer, "chat.completion.chunk")
+    shown = call.dialect is Dialect.COMPONENT
 
     def chunk(delta: dict[str, Any], finish_reason: str | None = None, **choice: Any) -> dict[str, Any]:
         return {
@@ -74,11 +99,32 @@ async def chunks(answer: StartedAnswer, session_state: Any) -> AsyncGenerator[di
             **metadata,
         }
 
-    yield chunk({"role": "assistant"}, context=answer.context, session_state=session_state)
+    context = context_of(answer, call)
+    opening = {"role": "assistant"} | ({"context": component.message_context(context)} if shown else {})
+    yield chunk(opening, context=context, session_state=call.session_state)
     async for piece in answer.reply:
-        yield chunk({"content": piece})
+        yield chunk({"content": component.escape(piece) if shown else piece})
+    if shown:
+        for piece in component.followup_pieces(answer.reply.followup_questions or []):
+            yield chunk({"content": piece})
     last = {"context": followups} if (followups := _followups(answer)) else {}
     yield chunk({}, answer.reply.finish_reason, **last) | _usage(answer)
+
+
+def streaming_response(answer: StartedAnswer, call: ProtocolCall, *, event_stream: bool) -> TimedStream:
+    """The answer's stream in the request's dialect, framed for the client."""
+    if call.dialect is Dialect.CURRENT:
+        nested = ErrorFormat(nested=True)
+        stream = current.deltas(answer, context_of(answer, call), call.session_state)
+        return event_response(
+            stream, event_stream=event_stream, error_event=nested.body, media_type=current.JSONL
+        )
+    error_event = component.stream_error if call.dialect is Dialect.COMPONENT else legacy_error
+    return event_response(chunks(answer, call), event_stream=event_stream, error_event=error_event)
+
+
+def legacy_error(status: int, message: str) -> dict[str, Any]:
+    return {"error": message}
 
 
 def json_line(event: Mapping[str, Any]) -> str:
@@ -89,15 +135,16 @@ def server_sent_event(event: Mapping[str, Any]) -> str:
     return f"data: {json.dumps(event, ensure_ascii=False)}\n\n"
 
 
-def streaming_response(answer: StartedAnswer, session_state: Any, *, event_stream: bool) -> TimedStream:
-    """The protocol's chunks, framed for the client."""
-    return event_response(chunks(answer, session_state), event_stream=event_stream)
-
-
-def event_response(stream: AsyncGenerator[dict[str, Any], None], *, event_stream: bool) -> TimedStream:
+def event_response(
+    stream: AsyncGenerator[dict[str, Any], None],
+    *,
+    event_stream: bool,
+    error_event: ErrorEvent = legacy_error,
+    media_type: str = JSON_LINES,
+) -> TimedStream:
     """Events, framed for the client: JSON lines or server-sent events. Once the stream has
     begun the status is sent, so a failure after that, or the request's deadline passing, is
-    a last `{"error": ...}` event, as the protocol says."""
+    a last error event (`error_event`, in the dialect's shape), as the protocol says."""
     frame: Callable[[Mapping[str, Any]], str] = server_sent_event if event_stream else json_line
 
     async def events() -> AsyncIterator[str]:
@@ -112,19 +159,19 @@ def event_response(stream: AsyncGenerator[dict[str, Any], None], *, event_stream
                 yield frame(event)
         except TimeoutError:
             log.warning("request %s: the deadline passed during the stream", request_id())
-            yield frame({"error": DEADLINE_PASSED})
+            yield frame(error_event(504, DEADLINE_PASSED))
         except UpstreamError as error:
             log.warning("request %s: upstream failure in the stream: %r", request_id(), error.__cause__)
-            yield frame({"error": error.public_message})
+            yield frame(error_event(error.status, error.public_message))
         except Exception:
             log.exception("request %s: the stream failed", request_id())
-            yield frame({"error": INTERNAL_ERROR})
+            yield frame(error_event(500, INTERNAL_ERROR))
         finally:
             await stream.aclose()
 
     response = TimedStream(
         events(),
-        media_type=EVENT_STREAM if event_stream else JSON_LINES,
+        media_type=EVENT_STREAM if event_stream else media_type,
         # Proxies that honour these (nginx, and others that copy it) pass each event on at once.
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
