@@ -12,7 +12,6 @@ from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Respon
 
 from app.chat import answers
 from app.chat.rewrite import reformulate
-from app.http import openapi
 from app.http.bodies import (
     ChatRequest,
     ChatResponse,
@@ -138,6 +137,9 @@ async def openapi_document(req: Request) -> Response:
     """The OpenAPI 3.1 document of these functions, generated from the models (app/http/openapi.py)."""
 
     async def run() -> Response:
+        # Imported here: building the document's models is cold-start time no chat needs.
+        from app.http import openapi
+
         return JSONResponse(openapi.document())
 
     return await api_endpoint(req, run)
