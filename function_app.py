@@ -11,10 +11,11 @@ import azure.functions as func
 from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Response
 
 from app.chat import answers
-from app.chat.rewrite import reformulate
+from app.chat.understanding import understand
 from app.http.bodies import (
     ChatRequest,
     ChatResponse,
+    ReformulateRequest,
     ReformulateResponse,
     RetrievedRecipe,
     RetrieveRequest,
@@ -36,18 +37,23 @@ settings = get_settings()
 
 @app.route(route="chat/reformulate", methods=[func.HttpMethod.POST])
 async def chat_reformulate(req: Request) -> Response:
-    async def run(body: ChatRequest, services: Services) -> ReformulateResponse:
-        catalog = services.retriever.catalog
-        rewrite = await reformulate(services.llm, body.userMessage, body.conversation, settings, catalog)
-        titles = (await catalog.names.get()).titles
+    async def run(body: ReformulateRequest, services: Services) -> ReformulateResponse:
+        retriever = services.retriever
+        understood = await understand(services.llm, body.userMessage, body.conversation, settings, retriever)
+        rewrite, reading = understood.rewrite, understood.reading
+        titles = (await retriever.catalog.names.get()).titles
         return ReformulateResponse(
             question=rewrite.question,
             recipes=[Source(id=i, title=titles[i]) for i in rewrite.recipe_ids if i in titles],
             carried=list(rewrite.carried),
             rewritten_by=rewrite.by,
+            searched=reading.text,
+            # The notes of what was not applied stay out, so that a client can send the
+            # filters back as they are (a request may not set them).
+            filters=reading.filters.model_copy(update={"not_applied": ()}),
         )
 
-    return await json_endpoint(req, ChatRequest, settings, run)
+    return await json_endpoint(req, ReformulateRequest, settings, run)
 
 
 @app.route(route="chat", methods=[func.HttpMethod.POST])
@@ -67,6 +73,7 @@ async def chat(req: Request) -> Response:
                 body.userMessage,
                 body.conversation,
                 settings,
+                answers.reading_sent(body),
             )
             if event_stream:
                 # The app body streams as server-sent events when asked (the page does).

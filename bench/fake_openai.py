@@ -8,7 +8,8 @@ that time from what its client measured, so what is left is what the app costs a
 
 Prompt tokens are estimated, not counted: an exact count needs each model's vocabulary,
 which tiktoken downloads at run time (impossible offline). The estimate is OpenAI's rule of
-thumb, one token per 4 characters of content plus 4 per message and 3 per reply; it applies
+thumb, one token per 4 characters of content plus 4 per message and 3 per reply, plus a
+structured-output schema's compact JSON by the same rule (the model reads it too); it applies
 to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
 
 Control (not timed): `POST /_bench/config` sets the latencies, `GET /_bench/records` returns
@@ -96,6 +97,13 @@ def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
     return total
 
 
+def schema_tokens(response_format: dict[str, Any] | None) -> int:
+    """A structured-output schema is part of the prompt the model reads (and is billed for):
+    counted as its compact JSON, by the same rule."""
+    schema = ((response_format or {}).get("json_schema") or {}).get("schema")
+    return math.ceil(len(json.dumps(schema, separators=(",", ":"))) / CHARS_PER_TOKEN) if schema else 0
+
+
 class Recorder:
     """The per-call records and the latencies in force, shared by the routes."""
 
@@ -158,7 +166,11 @@ def reply_text(body: dict[str, Any], tokens: int) -> str:
         properties = schema.get("properties", {})
         if "search_text" in properties:  # the app's question reader: no filters read
             reading: dict[str, Any] = {name: None for name in properties}
-            return json.dumps(reading | {"search_text": last_user_text(messages), "exclude": []})
+            searched = last_user_text(messages)
+            if "question" in properties:  # with the rewrite, in one call: the question unchanged
+                searched = rewrite_of(messages) or searched
+                reading["question"] = searched
+            return json.dumps(reading | {"search_text": searched, "exclude": []})
         ids = properties.get("sources", {}).get("items", {}).get("properties", {}).get("id", {}).get("enum")
         sources = [{"id": ids[0], "title": ids[0]}] if ids else []
         return json.dumps({"answer": words, "sources": sources})
@@ -176,7 +188,7 @@ async def chat_completions(request: Request) -> Response:
     latency = recorder.latency
     body = await request.json()
     messages = body.get("messages") or []
-    prompt_tokens = estimate_prompt_tokens(messages)
+    prompt_tokens = estimate_prompt_tokens(messages) + schema_tokens(body.get("response_format"))
     stream = bool(body.get("stream"))
     text = reply_text(body, latency.tokens)
     request.state.record.update(

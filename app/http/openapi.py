@@ -24,6 +24,7 @@ from app.http.bodies import (
     ChatDelta,
     ChatRequest,
     ChatResponse,
+    ReformulateRequest,
     ReformulateResponse,
     RetrieveRequest,
     RetrieveResponse,
@@ -107,7 +108,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("/api/chat/reformulate", "post"): Operation(
         "chat_reformulate",
         "Rewrite the user's message into a standalone question",
-        body=(ChatRequest,),
+        body=(ReformulateRequest,),
         ok=(ReformulateResponse,),
         errors=BODY_ERRORS + UPSTREAM_ERRORS,
     ),
