@@ -8,9 +8,10 @@ that time from what its client measured, so what is left is what the app costs a
 
 Prompt tokens are estimated, not counted: an exact count needs each model's vocabulary,
 which tiktoken downloads at run time (impossible offline). The estimate is OpenAI's rule of
-thumb, one token per 4 characters of content plus 4 per message and 3 per reply, plus a
-structured-output schema's compact JSON by the same rule (the model reads it too); it applies
-to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
+thumb, one token per 4 characters of content plus 4 per message and 3 per reply; a
+structured-output schema, which the model reads too, is recorded apart (`schema_tokens`, its
+compact JSON by the same rule), so that `prompt_tokens` stays comparable with earlier runs. It
+applies to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
 
 Control (not timed): `POST /_bench/config` sets the latencies, `GET /_bench/records` returns
 the records (`?clear=1` empties them). Run: `python -m bench.fake_openai --port 8100`.
@@ -188,24 +189,26 @@ async def chat_completions(request: Request) -> Response:
     latency = recorder.latency
     body = await request.json()
     messages = body.get("messages") or []
-    prompt_tokens = estimate_prompt_tokens(messages) + schema_tokens(body.get("response_format"))
+    prompt_tokens = estimate_prompt_tokens(messages)
+    schema = schema_tokens(body.get("response_format"))
     stream = bool(body.get("stream"))
     text = reply_text(body, latency.tokens)
     request.state.record.update(
         stream=stream,
         prompt_tokens=prompt_tokens,
+        schema_tokens=schema,
         prompt_chars=sum(len(str(m.get("content") or "")) for m in messages),
         messages=len(messages),
         response_format=(body.get("response_format") or {}).get("type"),
         system_head=str(messages[0].get("content") or "")[:60] if messages else "",
     )
-    await asyncio.sleep((latency.call_ms + latency.prompt_token_ms * prompt_tokens) / 1000)
+    await asyncio.sleep((latency.call_ms + latency.prompt_token_ms * (prompt_tokens + schema)) / 1000)
     pieces = [text] if not stream else split_pieces(text, latency.tokens)
     completion_tokens = max(1, len(pieces) if stream else latency.tokens)
     usage = {
-        "prompt_tokens": prompt_tokens,
+        "prompt_tokens": prompt_tokens + schema,
         "completion_tokens": completion_tokens,
-        "total_tokens": prompt_tokens + completion_tokens,
+        "total_tokens": prompt_tokens + schema + completion_tokens,
     }
     base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "created": int(time.time()), "model": body["model"]}
     if not stream:
