@@ -3,7 +3,8 @@ generate, check, shape.
 
 - retrieve: the standalone question (the app body's `userMessage`; for the protocol, its
   last message rewritten by `app/chat/rewrite.py`) with the diets, time limit and exclusions it
-  names;
+  names, read in one model call at most with the rewrite (`app/chat/understanding.py`), or as
+  the app body sends them back from `/api/chat/reformulate`;
 - prompt: one prompt (`app/prompts/answer_system.txt`) and one recipe format
   (`prompt_recipe`): each recipe's facts first, its details after them as far as the budget
   goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
