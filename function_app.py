@@ -11,11 +11,11 @@ import azure.functions as func
 from azurefunctions.extensions.http.fastapi import JSONResponse, Request, Response
 
 from app.chat import answers
-from app.chat.rewrite import reformulate
-from app.http import openapi
+from app.chat.understanding import understand
 from app.http.bodies import (
     ChatRequest,
     ChatResponse,
+    ReformulateRequest,
     ReformulateResponse,
     RetrievedRecipe,
     RetrieveRequest,
@@ -38,18 +38,23 @@ settings = get_settings()
 
 @app.route(route="chat/reformulate", methods=[func.HttpMethod.POST])
 async def chat_reformulate(req: Request) -> Response:
-    async def run(body: ChatRequest, services: Services) -> ReformulateResponse:
-        catalog = services.retriever.catalog
-        rewrite = await reformulate(services.llm, body.userMessage, body.conversation, settings, catalog)
-        titles = (await catalog.names.get()).titles
+    async def run(body: ReformulateRequest, services: Services) -> ReformulateResponse:
+        retriever = services.retriever
+        understood = await understand(services.llm, body.userMessage, body.conversation, settings, retriever)
+        rewrite, reading = understood.rewrite, understood.reading
+        titles = (await retriever.catalog.names.get()).titles
         return ReformulateResponse(
             question=rewrite.question,
             recipes=[Source(id=i, title=titles[i]) for i in rewrite.recipe_ids if i in titles],
             carried=list(rewrite.carried),
             rewritten_by=rewrite.by,
+            searched=reading.text,
+            # The notes of what was not applied stay out, so that a client can send the
+            # filters back as they are (a request may not set them).
+            filters=reading.filters.model_copy(update={"not_applied": ()}),
         )
 
-    return await json_endpoint(req, ChatRequest, settings, run)
+    return await json_endpoint(req, ReformulateRequest, settings, run)
 
 
 @app.route(route="chat", methods=[func.HttpMethod.POST])
@@ -81,6 +86,7 @@ async def answer_chat(req: Request, *, stream_route: bool) -> Response:
                 body.userMessage,
                 body.conversation,
                 settings,
+                answers.reading_sent(body),
             )
             if event_stream:
                 # The app body streams as server-sent events when asked (the page does).
@@ -161,6 +167,9 @@ async def openapi_document(req: Request) -> Response:
     """The OpenAPI 3.1 document of these functions, generated from the models (app/http/openapi.py)."""
 
     async def run() -> Response:
+        # Imported here: building the document's models is cold-start time no chat needs.
+        from app.http import openapi
+
         return JSONResponse(openapi.document())
 
     return await api_endpoint(req, run)

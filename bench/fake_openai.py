@@ -8,8 +8,10 @@ that time from what its client measured, so what is left is what the app costs a
 
 Prompt tokens are estimated, not counted: an exact count needs each model's vocabulary,
 which tiktoken downloads at run time (impossible offline). The estimate is OpenAI's rule of
-thumb, one token per 4 characters of content plus 4 per message and 3 per reply; it applies
-to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
+thumb, one token per 4 characters of content plus 4 per message and 3 per reply; a
+structured-output schema, which the model reads too, is recorded apart (`schema_tokens`, its
+compact JSON by the same rule), so that `prompt_tokens` stays comparable with earlier runs. It
+applies to both pipelines alike, and `prompt_chars` is recorded too, which is exact.
 
 Control (not timed): `POST /_bench/config` sets the latencies, `GET /_bench/records` returns
 the records (`?clear=1` empties them). Run: `python -m bench.fake_openai --port 8100`.
@@ -96,6 +98,13 @@ def estimate_prompt_tokens(messages: list[dict[str, Any]]) -> int:
     return total
 
 
+def schema_tokens(response_format: dict[str, Any] | None) -> int:
+    """A structured-output schema is part of the prompt the model reads (and is billed for):
+    counted as its compact JSON, by the same rule."""
+    schema = ((response_format or {}).get("json_schema") or {}).get("schema")
+    return math.ceil(len(json.dumps(schema, separators=(",", ":"))) / CHARS_PER_TOKEN) if schema else 0
+
+
 class Recorder:
     """The per-call records and the latencies in force, shared by the routes."""
 
@@ -158,7 +167,11 @@ def reply_text(body: dict[str, Any], tokens: int) -> str:
         properties = schema.get("properties", {})
         if "search_text" in properties:  # the app's question reader: no filters read
             reading: dict[str, Any] = {name: None for name in properties}
-            return json.dumps(reading | {"search_text": last_user_text(messages), "exclude": []})
+            searched = last_user_text(messages)
+            if "question" in properties:  # with the rewrite, in one call: the question unchanged
+                searched = rewrite_of(messages) or searched
+                reading["question"] = searched
+            return json.dumps(reading | {"search_text": searched, "exclude": []})
         ids = properties.get("sources", {}).get("items", {}).get("properties", {}).get("id", {}).get("enum")
         sources = [{"id": ids[0], "title": ids[0]}] if ids else []
         return json.dumps({"answer": words, "sources": sources})
@@ -177,23 +190,25 @@ async def chat_completions(request: Request) -> Response:
     body = await request.json()
     messages = body.get("messages") or []
     prompt_tokens = estimate_prompt_tokens(messages)
+    schema = schema_tokens(body.get("response_format"))
     stream = bool(body.get("stream"))
     text = reply_text(body, latency.tokens)
     request.state.record.update(
         stream=stream,
         prompt_tokens=prompt_tokens,
+        schema_tokens=schema,
         prompt_chars=sum(len(str(m.get("content") or "")) for m in messages),
         messages=len(messages),
         response_format=(body.get("response_format") or {}).get("type"),
         system_head=str(messages[0].get("content") or "")[:60] if messages else "",
     )
-    await asyncio.sleep((latency.call_ms + latency.prompt_token_ms * prompt_tokens) / 1000)
+    await asyncio.sleep((latency.call_ms + latency.prompt_token_ms * (prompt_tokens + schema)) / 1000)
     pieces = [text] if not stream else split_pieces(text, latency.tokens)
     completion_tokens = max(1, len(pieces) if stream else latency.tokens)
     usage = {
-        "prompt_tokens": prompt_tokens,
+        "prompt_tokens": prompt_tokens + schema,
         "completion_tokens": completion_tokens,
-        "total_tokens": prompt_tokens + completion_tokens,
+        "total_tokens": prompt_tokens + schema + completion_tokens,
     }
     base = {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "created": int(time.time()), "model": body["model"]}
     if not stream:

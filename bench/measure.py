@@ -21,11 +21,12 @@ class Sample:
     latency_s: float  # client-side, request sent to last byte read
     upstream_s: float  # the fake's own time for every call the request made
     calls: int
-    prompt_tokens: int
+    prompt_tokens: int  # the messages'
     # Streams only: headers received, the first line read, and the upstream's share before it.
     ttfb_s: float | None = None
     first_line_s: float | None = None
     upstream_first_line_s: float | None = None
+    schema_tokens: int = 0  # structured-output schemas, which the model reads too
 
 
 @dataclass
@@ -67,7 +68,9 @@ def sample(client: httpx.Client, fake_url: str, target: Target) -> Sample:
     records = fake_records(client, fake_url)
     total, before = upstream_share(records)
     tokens = sum(int(r.get("prompt_tokens", 0)) for r in records)
-    return Sample(latency, total, len(records), tokens, ttfb, first_line, before if target.stream else None)
+    schemas = sum(int(r.get("schema_tokens", 0)) for r in records)
+    upstream_first = before if target.stream else None
+    return Sample(latency, total, len(records), tokens, ttfb, first_line, upstream_first, schemas)
 
 
 def interleaved(

@@ -67,13 +67,23 @@ QUICK = Sizes(
 )
 
 
-def overhead_targets(ours: str, theirs: str) -> list[Target]:
+def page_chat_body(client: httpx.Client, ours: str, turn: int) -> dict:
+    """What the page sends `/api/chat` at `turn`: the standalone question, with the searched text
+    and filters `/api/chat/reformulate` read (asked once here; the fake answers alike each time)."""
+    body = conversations.app_body(turn)
+    got = client.post(f"{ours}/api/chat/reformulate", json=body)
+    got.raise_for_status()
+    rewrite = got.json()
+    return body | {"userMessage": rewrite["question"]} | {k: rewrite[k] for k in ("searched", "filters")}
+
+
+def overhead_targets(client: httpx.Client, ours: str, theirs: str) -> list[Target]:
     turn = OVERHEAD_TURN
     sse = {"accept": "text/event-stream"}
     return [
         Target("reformulate, first turn", f"{ours}/api/chat/reformulate", conversations.app_body(1)),
         Target("reformulate", f"{ours}/api/chat/reformulate", conversations.app_body(turn)),
-        Target("chat, app body", f"{ours}/api/chat", conversations.app_body(turn)),
+        Target("chat, app body", f"{ours}/api/chat", page_chat_body(client, ours, turn)),
         Target("chat, protocol", f"{ours}/api/chat", conversations.protocol_body(turn)),
         Target(
             "chat, protocol stream (JSON lines)",
@@ -94,7 +104,7 @@ def overhead_targets(ours: str, theirs: str) -> list[Target]:
 
 def measure_overhead(client: httpx.Client, fake: str, ours: str, theirs: str, sizes: Sizes) -> dict:
     configure_fake(client, fake, call_ms=0, token_ms=0, prompt_token_ms=0, tokens=20)
-    targets = overhead_targets(ours, theirs)
+    targets = overhead_targets(client, ours, theirs)
     interleaved(client, fake, targets, 3)  # warm every path first
     samples = interleaved(client, fake, targets, sizes.overhead_rounds)
     rows = {}
@@ -121,7 +131,7 @@ def measure_turns(client: httpx.Client, fake: str, ours: str, theirs: str, sizes
         targets = [
             Target("ours: protocol", f"{ours}/api/chat", conversations.protocol_body(turn)),
             Target("ours: page (reformulate)", f"{ours}/api/chat/reformulate", conversations.app_body(turn)),
-            Target("ours: page (chat)", f"{ours}/api/chat", conversations.app_body(turn)),
+            Target("ours: page (chat)", f"{ours}/api/chat", page_chat_body(client, ours, turn)),
             Target("LangChain", f"{theirs}/chat", conversations.protocol_body(turn)),
         ]
         samples = interleaved(client, fake, targets, sizes.turn_reps)
@@ -130,6 +140,7 @@ def measure_turns(client: httpx.Client, fake: str, ours: str, theirs: str, sizes
             row[name] = {
                 "calls": taken[0].calls,
                 "prompt_tokens": taken[0].prompt_tokens,
+                "schema_tokens": taken[0].schema_tokens,
                 "latency": median([s.latency_s for s in taken]),
                 "overhead": median([s.latency_s - s.upstream_s for s in taken]),
             }
@@ -140,7 +151,7 @@ def measure_turns(client: httpx.Client, fake: str, ours: str, theirs: str, sizes
 def measure_concurrency(client: httpx.Client, fake: str, ours: str, theirs: str, sizes: Sizes) -> dict:
     configure_fake(client, fake, call_ms=200, token_ms=0, prompt_token_ms=0, tokens=20)
     targets = [
-        Target("chat, app body", f"{ours}/api/chat", conversations.app_body(OVERHEAD_TURN)),
+        Target("chat, app body", f"{ours}/api/chat", page_chat_body(client, ours, OVERHEAD_TURN)),
         Target("chat, protocol", f"{ours}/api/chat", conversations.protocol_body(OVERHEAD_TURN)),
         Target("LangChain chain", f"{theirs}/chat", conversations.protocol_body(OVERHEAD_TURN)),
     ]

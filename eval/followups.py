@@ -35,7 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from app.chat.rewrite import reformulate
+from app.chat.understanding import understand
 from app.http.bodies import Message
+from app.search.question_reader import ModelReader
 from app.search.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
@@ -159,12 +161,15 @@ def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
     """The rewrite of `/api/chat/reformulate` under each configuration."""
 
     model_settings = settings.model_copy(update={"rewriter": "model"})
+    # As on a cloud model with structured output: one call returns the rewrite and the filters.
+    model = ScriptedModel("")
+    model_reads = Retriever(retriever.embedder, retriever.index, retriever.store, ModelReader(model))
 
     def scripted(reply: Callable[[dict[str, Any]], str]) -> Rewrite:
         async def run(case: dict[str, Any]) -> str:
-            model = ScriptedModel(reply(case))
-            rewrite = await reformulate(model, case["query"], history_of(case), model_settings, catalog)
-            return rewrite.question
+            model.reply = reply(case)
+            understood = await understand(model, case["query"], history_of(case), model_settings, model_reads)
+            return understood.rewrite.question
 
         return run
 
@@ -195,6 +200,10 @@ class ScriptedModel:
         self.reply = reply
 
     async def complete(self, messages: Any, **options: Any) -> str:
+        if options.get("json_schema"):
+            # The rewrite, with no filters read: only the rewrite is measured here.
+            nothing = dict.fromkeys(["vegetarian", "vegan", "gluten_free", "dairy_free", "max_total_minutes"])
+            return json.dumps({"question": self.reply, "search_text": self.reply, **nothing, "exclude": []})
         return self.reply
 
     async def stream(self, messages: Any, **options: Any) -> Any:

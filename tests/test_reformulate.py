@@ -44,6 +44,17 @@ def test_the_dev_console_snippet_asks_for_vegetarian_recipes_with_mushrooms_with
         "recipes": [],
         "carried": ["vegetarian"],
         "rewritten_by": "catalog",
+        # What /api/chat is to search, read by the rules: the page sends it back.
+        "searched": "What about recipes with mushrooms?",
+        "filters": {
+            "vegetarian": True,
+            "vegan": None,
+            "gluten_free": None,
+            "dairy_free": None,
+            "max_total_minutes": None,
+            "exclude": [],
+            "not_applied": [],
+        },
     }
     assert llm.calls == []
 

@@ -178,7 +178,9 @@ async function ask(typed) {
   setBusy(true, "Understanding your question…");
   try {
     const conversation = state.api.slice(-API_WINDOW);
-    const { question } = await post(
+    // What reformulate read of the question (the text to search, its filters) goes back to
+    // /api/chat, which then does not read it again: one model call for both requests.
+    const { question, searched, filters } = await post(
       "/api/chat/reformulate", { userMessage: typed, conversation }, request.signal);
     setBusy(true, "Looking through the recipes…");
     // The exchange is drawn as a draft while the answer streams in; it enters the histories
@@ -192,7 +194,8 @@ async function ask(typed) {
     els.log.append(...draft);
     els.empty.hidden = true;
     reveal();
-    const reply = await streamAnswer({ userMessage: question, conversation }, request.signal, (text) => {
+    const asked = { userMessage: question, conversation, searched, filters };
+    const reply = await streamAnswer(asked, request.signal, (text) => {
       if (!written.textContent) setBusy(true, "Writing the answer…");
       written.textContent += text;
       reveal();

@@ -3,7 +3,8 @@ generate, check, shape.
 
 - retrieve: the standalone question (the app body's `userMessage`; for the protocol, its
   last message rewritten by `app/chat/rewrite.py`) with the diets, time limit and exclusions it
-  names;
+  names, read in one model call at most with the rewrite (`app/chat/understanding.py`), or as
+  the app body sends them back from `/api/chat/reformulate`;
 - prompt: one prompt (`app/prompts/answer_system.txt`) and one recipe format
   (`prompt_recipe`): each recipe's facts first, its details after them as far as the budget
   goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
@@ -31,13 +32,15 @@ from app.chat.answer_guard import Named
 from app.chat.answer_stream import Answer, Writer
 from app.chat.citations import CitationFilter
 from app.chat.history import recent_history
-from app.chat.rewrite import Rewrite, reformulate
+from app.chat.rewrite import Rewrite
 from app.chat.thoughts import data_point, semantic_options, thoughts
-from app.http.bodies import ChatResponse, Message
+from app.chat.understanding import read_filters, understand
+from app.http.bodies import ChatRequest, ChatResponse, Message
 from app.prompts import prompt
 from app.protocol.chat_protocol import ChatProtocolRequest, Overrides
 from app.providers.protocols import ChatModel, ChatTurn
 from app.recipes import Recipe
+from app.search.question_reader import ReadQuestion, read_question
 from app.search.retrieval import Retrieval, Retriever
 from app.settings import Settings
 
@@ -120,12 +123,14 @@ async def start_answer(
     searched: str,
     conversation: Sequence[Message],
     settings: Settings,
+    reading: ReadQuestion,
     overrides: Overrides | None = None,
     rewrite: Rewrite | None = None,
 ) -> StartedAnswer:
-    """Retrieve for `searched` (the standalone question), prompt with the recipes found, and
-    start the answer: the model's stream is taken (so that a refusal such as the content
-    filter's is raised here, before a response is committed to), or the data will answer."""
+    """Retrieve for `searched` (the standalone question) as `reading` reads it, prompt with the
+    recipes found, and start the answer: the model's stream is taken (so that a refusal such as
+    the content filter's is raised here, before a response is committed to), or the data will
+    answer."""
     overrides = overrides or Overrides()
     retrieval = await retriever.retrieve_question(
         searched,
@@ -133,6 +138,7 @@ async def start_answer(
         mode=overrides.retrieval_mode or "hybrid",
         filters=overrides.filters,
         semantic=semantic_options(overrides, retriever.index),
+        read=reading,
     )
     recipes = [f.recipe for f in retrieval.found]
     small = settings.uses_embedded_llm
@@ -179,19 +185,21 @@ async def start_answer(
 async def start_protocol_answer(
     llm: ChatModel, retriever: Retriever, named: Named, request: ChatProtocolRequest, settings: Settings
 ) -> StartedAnswer:
-    """A protocol request: its last message is rewritten into a standalone question (no LLM
-    call on a first turn), which is searched; the answer call gets the message as written."""
-    rewrite = await reformulate(llm, request.question, request.conversation, settings, retriever.catalog)
+    """A protocol request: its last message is rewritten into a standalone question and its
+    filters read, in one model call at most (none on a first turn the rules read), and searched;
+    the answer call gets the message as written."""
+    understood = await understand(llm, request.question, request.conversation, settings, retriever)
     return await start_answer(
         llm,
         retriever,
         named,
         question=request.question,
-        searched=rewrite.question,
+        searched=understood.rewrite.question,
         conversation=request.conversation,
         settings=settings,
+        reading=understood.reading,
         overrides=request.overrides,
-        rewrite=rewrite,
+        rewrite=understood.rewrite,
     )
 
 
@@ -202,8 +210,10 @@ async def start_app_answer(
     question: str,
     conversation: Sequence[Message],
     settings: Settings,
+    reading: ReadQuestion | None = None,
 ) -> StartedAnswer:
-    """The app's own body: `userMessage` is already the standalone question."""
+    """The app's own body: `userMessage` is already the standalone question, and `reading`
+    what `/api/chat/reformulate` read of it, when the client sends that back."""
     return await start_answer(
         llm,
         retriever,
@@ -212,7 +222,16 @@ async def start_app_answer(
         searched=question,
         conversation=conversation,
         settings=settings,
+        reading=reading or await read_filters(question, retriever.reader),
     )
+
+
+def reading_sent(body: ChatRequest) -> ReadQuestion | None:
+    """What the client sent back of `/api/chat/reformulate`'s reading, if it did: its filters,
+    and the text to search (the rules take the filters' words out of the question without it)."""
+    if body.filters is None:
+        return None
+    return ReadQuestion(body.searched or read_question(body.userMessage).text, body.filters)
 
 
 async def chat_response(started: StartedAnswer) -> ChatResponse:

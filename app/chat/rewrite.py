@@ -184,14 +184,43 @@ def check_rewrite(
     return from_resolution(resolution, fallback=reason)
 
 
-async def reformulate(
-    llm: ChatModel,
-    question: str,
-    conversation: Sequence[Message],
-    settings: Settings,
-    catalog: Catalog | None = None,
-) -> Rewrite:
-    """The standalone question for `question`. Without a `catalog` nothing is resolved, and a
+@dataclass(frozen=True)
+class RewriteTask:
+    """A follow-up the model is to rewrite: what it is shown, and what checks its rewrite."""
+
+    question: str
+    history: Sequence[Message]
+    resolution: Resolution
+    names: RecipeNames | None
+
+    def grounding(self) -> list[str]:
+        return grounding_lines(self.resolution, self.names) if self.names else []
+
+    def transcript(self) -> str:
+        return transcript(self.history, self.question, self.grounding())
+
+    def max_tokens(self) -> int:
+        return estimate_tokens("x" * length_limit(self.resolution.question)) + 16
+
+    def check(self, candidate: str) -> Rewrite:
+        return check_rewrite(candidate, self.question, self.history, self.resolution, self.names)
+
+    async def run(self, llm: ChatModel) -> Rewrite:
+        """The model's rewrite as plain text, after a few worked examples, under the guard."""
+        messages = rewrite_messages(self.history, self.question, self.grounding())
+        reply = await llm.complete(messages, max_tokens=self.max_tokens(), temperature=0.0)
+        return self.check(reply)
+
+    def set_aside(self, reason: str) -> Rewrite:
+        log.info("rewrite rejected (%s); using the catalog's rewrite", reason)
+        return from_resolution(self.resolution, fallback=reason)
+
+
+async def rewrite_task(
+    question: str, conversation: Sequence[Message], settings: Settings, catalog: Catalog | None = None
+) -> Rewrite | RewriteTask:
+    """The rewrite, when no model is to write it (a first turn, or the catalog's rewriter);
+    otherwise what the model is to be asked. Without a `catalog` nothing is resolved, and a
     model's rewrite falls back to the user's own words."""
     history = recent_history(conversation, settings.history_max_messages, settings.history_max_tokens)
     names = await catalog.names.get() if catalog else None
@@ -201,10 +230,16 @@ async def reformulate(
     resolution = await catalog.resolve(question, history) if catalog else Resolution(question)
     if not settings.model_rewrites and catalog is not None:
         return from_resolution(resolution)
-    grounding = grounding_lines(resolution, names) if names else []
-    reply = await llm.complete(
-        rewrite_messages(history, question, grounding),
-        max_tokens=estimate_tokens("x" * length_limit(resolution.question)) + 16,
-        temperature=0.0,
-    )
-    return check_rewrite(reply, question, history, resolution, names)
+    return RewriteTask(question, history, resolution, names)
+
+
+async def reformulate(
+    llm: ChatModel,
+    question: str,
+    conversation: Sequence[Message],
+    settings: Settings,
+    catalog: Catalog | None = None,
+) -> Rewrite:
+    """The standalone question for `question`, written as plain text where a model writes it."""
+    task = await rewrite_task(question, conversation, settings, catalog)
+    return task if isinstance(task, Rewrite) else await task.run(llm)

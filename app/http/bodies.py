@@ -52,8 +52,8 @@ def check_lengths(texts: Iterable[tuple[str, str]], info: ValidationInfo) -> Non
             )
 
 
-class ChatRequest(BaseModel):
-    """The body of both `/api/chat/reformulate` and `/api/chat`."""
+class ReformulateRequest(BaseModel):
+    """The body of `/api/chat/reformulate`, and of `/api/chat` with two more fields."""
 
     # Unknown fields are refused rather than ignored, so that a misspelt `conversation`
     # cannot silently drop the history.
@@ -63,7 +63,7 @@ class ChatRequest(BaseModel):
     conversation: list[Message] = []
 
     @model_validator(mode="after")
-    def _within_limits(self, info: ValidationInfo) -> ChatRequest:
+    def _within_limits(self, info: ValidationInfo) -> ReformulateRequest:
         settings = limits(info)
         if settings is not None and len(self.conversation) > settings.max_conversation_messages:
             raise ValueError(
@@ -73,6 +73,25 @@ class ChatRequest(BaseModel):
         texts = [("userMessage", self.userMessage)]
         texts += [(f"conversation[{i}].content", m.content) for i, m in enumerate(self.conversation)]
         check_lengths(texts, info)
+        return self
+
+
+class ChatRequest(ReformulateRequest):
+    """The app's own body of `/api/chat`: the standalone question, and, when the client has
+    them from `/api/chat/reformulate`, the text to search and the filters read from it, so that
+    they are not read again (no second model call)."""
+
+    searched: NonBlank | None = Field(
+        default=None, description="the text to search, as /api/chat/reformulate gave it"
+    )
+    filters: RecipeFilters | None = Field(
+        default=None,
+        description="the filters /api/chat/reformulate read; given, the question's are not read again",
+    )
+
+    @model_validator(mode="after")
+    def _searched_within_limits(self, info: ValidationInfo) -> ChatRequest:
+        check_lengths([("searched", self.searched or "")], info)
         return self
 
 
@@ -91,6 +110,10 @@ class ReformulateResponse(BaseModel):
     carried: list[str] = []
     # Who wrote it: "unchanged", "catalog" (resolved against the catalog) or "model".
     rewritten_by: str = "unchanged"
+    # What /api/chat searches for this question, and with which filters: a client sends both
+    # back with the question, and /api/chat does not read them again.
+    searched: str = ""
+    filters: RecipeFilters = NO_FILTERS
 
 
 class ChatResponse(BaseModel):

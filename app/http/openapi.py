@@ -25,6 +25,7 @@ from app.http.bodies import (
     ChatRequest,
     ChatResponse,
     ErrorBody,
+    ReformulateRequest,
     ReformulateResponse,
     RetrieveRequest,
     RetrieveResponse,
@@ -95,7 +96,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("/api/chat/reformulate", "post"): Operation(
         "chat_reformulate",
         "Rewrite the user's message into a standalone question",
-        body=(ChatRequest,),
+        body=(ReformulateRequest,),
         ok=(ReformulateResponse,),
         errors=BODY_ERRORS + UPSTREAM_ERRORS,
     ),

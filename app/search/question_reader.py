@@ -241,9 +241,14 @@ class ModelReader:
                 "the model's filters were unusable (%d errors); reading them by rules", error.error_count()
             )
             return read_question(question)
-        said = {stem(w) for w in re.findall(r"[a-z']+", folded(question))}
-        # Only what the question said may be left out, and a diet can only be asked for.
-        excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
-        diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
-        filters = checked_filters(diet, reading.max_total_minutes, excluded)
-        return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)
+        return checked_reading(reading, question)
+
+
+def checked_reading(reading: ModelReading, question: str) -> ReadQuestion:
+    """A model's reading of `question`, held to it: only what the question said may be left
+    out, and a diet can only be asked for."""
+    said = {stem(w) for w in re.findall(r"[a-z']+", folded(question))}
+    excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
+    diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
+    filters = checked_filters(diet, reading.max_total_minutes, excluded)
+    return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)

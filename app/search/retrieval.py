@@ -23,7 +23,7 @@ from app.providers.protocols import (
 )
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
-from app.search.question_reader import QuestionReader, RuleReader
+from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
 
 LIKENESS = re.compile(
     r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
@@ -91,12 +91,15 @@ class Retriever:
         filters: RecipeFilters = NO_FILTERS,
         read_filters: bool = True,
         semantic: SemanticOptions = NO_SEMANTIC,
+        read: ReadQuestion | None = None,
     ) -> Retrieval:
         """Retrieve for a user's question, with the diets, time limit and exclusions it asks
-        for read from it (`filters` given by the caller win over what was read)."""
+        for read from it, or as `read` already (`filters` given by the caller win over what
+        was read)."""
         searched, applied = question, filters
-        if read_filters:
+        if read is None and read_filters:
             read = await self.reader.read(question)
+        if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         # "like shepherd's pie but with beef" names a recipe to leave, not to keep.
         named = (
