@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     local_db_path: Path = PROJECT_ROOT / ".local" / "recipes.sqlite3"
     local_catalog_path: Path = PROJECT_ROOT / "data" / "recipes.jsonl"
     local_llm_model_path: Path | None = None
+    # The embedding model when no cloud one is set: all-MiniLM-L6-v2 (int8, onnxruntime) ranks
+    # better; WordLlama is 50x quicker per query and indexes 40x faster (docs/benchmarks.md).
+    # The index records which model built it, and a change rebuilds it from the store on start.
+    local_embedder: Literal["minilm", "wordllama"] = "minilm"
     local_llm_context_tokens: int = Field(default=8192, ge=512)
     local_llm_threads: int | None = None
     # The embedded model is a 135M model on a few cores: its prompt holds each recipe's facts

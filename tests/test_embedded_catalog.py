@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from app.indexing.pipeline import Indexer
 from app.providers import IndexDocument, IndexInfo
 from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
 from app.recipes import Recipe, read_catalog
@@ -216,3 +217,36 @@ async def test_an_older_index_layout_is_rebuilt_from_the_store_losing_no_recipe(
 
     assert retriever.store.count() == retriever.index.count() == 1
     assert [f.recipe.id for f in await retriever.retrieve("nettles", 3, mode="text")] == ["my-own-soup"]
+
+
+async def test_a_change_of_embedding_model_rebuilds_the_index_from_the_store_losing_nothing(
+    tmp_path: Path, embedder, settings
+):
+    class ReversedEmbedder:
+        """Another model: other vectors, another name (as LOCAL_EMBEDDER=minilm after wordllama)."""
+
+        model, dimensions = "reversed-wordllama", embedder.dimensions
+
+        async def embed(self, texts):
+            return [vector[::-1] for vector in await embedder.embed(texts)]
+
+    path = tmp_path / "switch.sqlite3"
+    scratch = settings.model_copy(update={"local_db_path": path})
+    database = SqliteDatabase(path)
+    first = Retriever(embedder, SqliteSearchIndex(database), SqliteRecipeStore(database))
+    await load_sample_catalog(scratch, first)
+    # A recipe loaded after the shipped catalog, which only the store holds besides the index.
+    await Indexer(embedder, first.store, first.index).run(
+        [("mine", recipe("my-own-soup", "My soup", "nettles").model_dump())]
+    )
+    shipped = first.store.count()
+
+    switched = Retriever(ReversedEmbedder(), first.index, first.store)
+    await load_sample_catalog(scratch, switched)
+
+    assert await switched.index.index_info() == IndexInfo("reversed-wordllama", embedder.dimensions)
+    assert switched.store.count() == switched.index.count() == shipped
+    [vector] = await ReversedEmbedder().embed(["nettles My soup"])
+    assert switched.index.vector_ranking(vector)[0][0] == "my-own-soup"
+    found = await switched.retrieve("nettles", 3, mode="hybrid")
+    assert found[0].recipe.id == "my-own-soup"
