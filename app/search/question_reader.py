@@ -23,6 +23,7 @@ from app.prompts import prompt
 from app.providers import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
+from app.search.intents import intent_names, intents, named_intents, read_intents, with_intents
 from app.search.text import stem
 
 log = logging.getLogger(__name__)
@@ -62,20 +63,27 @@ HURRY_MINUTES = 30
 # the filters cannot take is read whole too, so that it is dropped whole, with a note.
 LETTER = r"[^\W\d_]"
 WORD = rf"{LETTER}(?:{LETTER}|['-])*"
-# "but not stew", "without mushrooms", "no nuts", "doesn't involve eggs", "nut-free".
+# One thing to leave out: a word, or two ("tomato sauce"), never running into the next clause.
+ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b){WORD})?"
+# "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
+MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
+# "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
+# "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
-    r"\b(?:but not|not|without|no|except|excluding|minus|hold the"
+    r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need))"
     r"\s+(?:any\s+|a\s+|an\s+)?"
-    rf"(?P<what>{WORD}(?:\s+(?!and\b|or\b|but\b|please\b|with\b|for\b|in\b){WORD})?)"
+    rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b",
     re.I,
 )
+MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+)?(?P<item>{ITEM})", re.I)
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
     *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant"),
     *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
+    *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
 }
 
 
@@ -85,6 +93,8 @@ class ReadQuestion:
 
     text: str
     filters: RecipeFilters
+    # The everyday intents read from it (intents.json), whose words `text` holds.
+    intents: tuple[str, ...] = ()
 
 
 # Letters that case-insensitive matching takes for a-z but that are not: the dotless i (ı),
@@ -145,18 +155,26 @@ def read_question(question: str) -> ReadQuestion:
         text = text.replace(match.group(0), " ")
     excluded: list[str] = []
     for match in EXCLUSION.finditer(question):
-        words = (match["what"] or match["free"] or "").lower().split()
-        if words and folded(words[0]) not in NOT_EXCLUDABLE:
-            excluded.append(" ".join(words))
+        more = list(MORE_ITEM.finditer(match["more"] or ""))
+        items = [
+            (match["what"] or match["free"] or "").lower().split(),
+            *(m["item"].lower().split() for m in more),
+        ]
+        kept = [" ".join(words) for words in items if words and folded(words[0]) not in NOT_EXCLUDABLE]
+        if kept:
+            excluded += kept
             # Out of the searched text even when the filter refuses it: searching for what the
-            # user wants left out would pull it up.
-            text = text.replace(match.group(0), " ")
+            # user wants left out would pull it up. ("No dairy or eggs": the diet took "no dairy".)
+            for phrase in (match.group(0), *(m.group(0) for m in more)):
+                text = text.replace(phrase, " ")
     limit, said = time_limit(question)
     if said:
         text = text.replace(said, " ")
+    found = read_intents(question)
     return ReadQuestion(
-        text=" ".join(text.split()) or question,
+        text=with_intents(" ".join(text.split()) or question, found),
         filters=checked_filters(diet, limit, excluded),
+        intents=tuple(intent.name for intent in found),
     )
 
 
@@ -200,6 +218,7 @@ class ModelReading(BaseModel):
     dairy_free: bool | None = None
     max_total_minutes: int | None = None
     exclude: list[str] = []
+    intents: list[str] = []
 
 
 # Written out rather than generated: OpenAI's strict structured output wants every field
@@ -211,8 +230,9 @@ READING_SCHEMA = {
         **{flag: {"type": ["boolean", "null"]} for flag in DIETS},
         "max_total_minutes": {"type": ["integer", "null"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
+        "intents": {"type": "array", "items": {"type": "string", "enum": intent_names()}},
     },
-    "required": ["search_text", *DIETS, "max_total_minutes", "exclude"],
+    "required": ["search_text", *DIETS, "max_total_minutes", "exclude", "intents"],
     "additionalProperties": False,
 }
 
@@ -227,7 +247,7 @@ class ModelReader:
     async def read(self, question: str) -> ReadQuestion:
         reply = await self._llm.complete(
             [
-                {"role": "system", "content": prompt("read_filters_system")},
+                {"role": "system", "content": system_prompt()},
                 {"role": "user", "content": question},
             ],
             json_schema=READING_SCHEMA,
@@ -246,4 +266,13 @@ class ModelReader:
         excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
         diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
         filters = checked_filters(diet, reading.max_total_minutes, excluded)
-        return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)
+        # Only the lexicon's intents, whose words are ours: the model picks, it does not write them.
+        found = named_intents(reading.intents)
+        text = with_intents(reading.search_text.strip() or question, found)
+        return ReadQuestion(text=text, filters=filters, intents=tuple(intent.name for intent in found))
+
+
+def system_prompt() -> str:
+    """The reader's prompt, with the lexicon's intents listed by name and by what says them."""
+    listed = "\n".join(f'- "{i.name}": {", ".join(i.examples[:4])}' for i in intents())
+    return prompt("read_filters_system").replace("{intents}", listed)

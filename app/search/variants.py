@@ -1,0 +1,60 @@
+"""Which recipes a question names to keep to, and which it names as the dish to move away from.
+
+"Considering the Mushroom sauce and the Shakshouka, which is quicker?" keeps to those two.
+"Like steak tartare but with fish", "the Greek version of lasagna", "paella but baked in the
+oven" ask for another dish than the one they name: it is moved below the others. A reference
+dish is often written in lower case, in running words, where the strict reading of names
+sees none; so in such a question any catalog title said whole counts.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from app.chat.name_spelling import key, words
+from app.chat.recipe_names import RecipeNames
+
+LIKENESS = re.compile(
+    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
+    r"|\balternative to\b|\bversion of\b|\bother than\b",
+    re.I,
+)
+# "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave.
+VARIANT = re.compile(LIKENESS.pattern + r"|\bequivalent of\b|\b(?:take|twist|spin) on\b", re.I)
+# The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
+MAX_NAMED = 10
+
+
+@lru_cache(maxsize=4)
+def title_keys(names: RecipeNames) -> dict[tuple[str, ...], str]:
+    """Each title's words, folded as names are (plurals, accents, spellings), to its id."""
+    return {tuple(key(w) for w in words(title)): recipe_id for recipe_id, title in names.titles.items()}
+
+
+def said_whole(question: str, names: RecipeNames) -> list[tuple[str, int]]:
+    """(id, index of the word after it) of each catalog title the question says whole, longest first."""
+    said = [key(w) for w in words(question)]
+    found: list[tuple[str, int]] = []
+    taken: set[int] = set()
+    for title, recipe_id in sorted(title_keys(names).items(), key=lambda item: -len(item[0])):
+        n = len(title)
+        for start in range(len(said) - n + 1):
+            span = set(range(start, start + n))
+            if n and tuple(said[start : start + n]) == title and not span & taken:
+                found.append((recipe_id, start + n))
+                taken |= span
+    return found
+
+
+def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
+    """(the recipes to keep to, the recipes to move away from)."""
+    if VARIANT.search(question):
+        return [], list(dict.fromkeys(recipe_id for recipe_id, _ in said_whole(question, names)))
+    said = words(question)
+    # "Paella but baked in the oven", "Shakshouka, but vegan".
+    left = [
+        recipe_id for recipe_id, after in said_whole(question, names) if said[after : after + 1] == ["but"]
+    ]
+    kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
+    return kept[:MAX_NAMED], list(dict.fromkeys(left))
