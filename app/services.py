@@ -97,7 +97,7 @@ def search_index(settings: Settings, local: SqliteDatabase | None) -> SearchInde
     from app.providers.sqlite_catalog import SqliteSearchIndex
 
     assert local is not None
-    return SqliteSearchIndex(local)
+    return SqliteSearchIndex(local, vector_weight=settings.hybrid_vector_weight)
 
 
 def recipe_store(settings: Settings, local: SqliteDatabase | None) -> RecipeStore:

@@ -43,6 +43,12 @@ def test_rrf_scores_each_id_by_the_sum_of_one_over_k_plus_rank():
     assert fused[2][1] == pytest.approx(1 / 62)
 
 
+def test_weighted_rrf_multiplies_each_rankings_share_by_its_weight():
+    fused = reciprocal_rank_fusion([["a", "b"], ["b", "a"]], k=60, weights=(1.0, 1.5))
+
+    assert fused == [("b", pytest.approx(1 / 62 + 1.5 / 61)), ("a", pytest.approx(1 / 61 + 1.5 / 62))]
+
+
 def test_rrf_breaks_ties_by_first_appearance():
     assert [i for i, _ in reciprocal_rank_fusion([["x", "y"], ["y", "x"]])] == ["x", "y"]
 
@@ -89,9 +95,25 @@ async def test_hybrid_fuses_exactly_the_keyword_and_vector_rankings(retriever: R
     [vector] = await embedder.embed([question])
     index = retriever.index
     rankings = [index.keyword_ranking(question), index.vector_ranking(vector)]
-    expected = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
+    # The app's index weighs its vector ranking by HYBRID_VECTOR_WEIGHT.
+    assert index.vector_weight == Settings().hybrid_vector_weight
+    expected = reciprocal_rank_fusion(
+        [[i for i, _ in ranking] for ranking in rankings], weights=(1.0, index.vector_weight)
+    )
 
     hits = await index.search(question, vector, top=5)
+
+    assert [(h.id, h.score) for h in hits] == expected[:5]
+
+
+async def test_the_embedded_index_weighs_its_vector_ranking_as_set(retriever: Retriever, embedder):
+    question = "something warm with oysters"
+    [vector] = await embedder.embed([question])
+    keywords, vectors = retriever.index.keyword_ranking(question), retriever.index.vector_ranking(vector)
+    weighted = SqliteSearchIndex(retriever.index._database, vector_weight=3.0)
+    expected = reciprocal_rank_fusion([[i for i, _ in keywords], [i for i, _ in vectors]], weights=(1.0, 3.0))
+
+    hits = await weighted.search(question, vector, top=5)
 
     assert [(h.id, h.score) for h in hits] == expected[:5]
 

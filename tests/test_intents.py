@@ -114,3 +114,19 @@ async def test_a_named_dish_followed_by_but_asks_for_a_variant(retriever: Retrie
 
     assert "lasagna" not in [f.recipe.id for f in found.found]
     assert kept.named == ("lasagna",)
+
+
+@pytest.mark.parametrize(
+    ("question", "minutes", "searched"),
+    [
+        ("5 minute lunch", 5, "lunch"),
+        ("i've literally got 10 minutes, what can i eat", 10, ", what can i eat"),
+        ("I want a paella but I'm short on time - an hour max", 60, "I want a paella but I'm -"),
+        ("cook it for 20 minutes", None, "cook it for 20 minutes"),
+    ],
+)
+def test_time_limits_are_read_however_they_are_said(question, minutes, searched):
+    read = read_question(question)
+
+    assert read.filters.max_total_minutes == minutes
+    assert read.text == searched

@@ -3,7 +3,8 @@
 The store keeps each recipe as JSON. The index keeps keywords in an FTS5 table ranked by
 BM25, and vectors as float32 blobs searched exhaustively with NumPy (ten thousand recipes
 fit in 10 MB, and a dot product over them takes well under a millisecond). The two rankings
-are fused with RRF (k=60), as Azure AI Search fuses a hybrid query, so both back ends rank
+are fused with RRF (k=60), the vector ranking weighed by HYBRID_VECTOR_WEIGHT, as Azure AI
+Search fuses a hybrid query whose vector query has that weight, so both back ends rank
 alike. Store and index are separate tables written separately, like Cosmos DB and AI Search,
 so that the indexing pipeline behaves the same on both.
 """
@@ -214,8 +215,9 @@ class _VectorTable:
 class SqliteSearchIndex:
     supports_semantic = False
 
-    def __init__(self, database: SqliteDatabase) -> None:
+    def __init__(self, database: SqliteDatabase, vector_weight: float = 1.0) -> None:
         self._database = database
+        self.vector_weight = vector_weight
         self._db = database.db
         self._table: _VectorTable | None = None
         self._table_version: tuple[int, int] | None = None
@@ -294,7 +296,9 @@ class SqliteSearchIndex:
     ) -> list[SearchHit]:
         if text is not None and vector is not None:
             rankings = [self.keyword_ranking(text, filters), self.vector_ranking(vector, filters)]
-            fused = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
+            fused = reciprocal_rank_fusion(
+                [[i for i, _ in ranking] for ranking in rankings], weights=(1.0, self.vector_weight)
+            )
             return [SearchHit(i, score) for i, score in fused[:top]]
         if text is not None:
             return [SearchHit(i, score) for i, score in self.keyword_ranking(text, filters, top)]

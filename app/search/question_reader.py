@@ -48,12 +48,14 @@ TIME_LIMITS = [
     ),
     # "an hour max", "40 minutes or less", "20 mins tops"
     re.compile(rf"\b{AMOUNT}\s*{UNIT}\s*(?:max(?:imum)?|or less|tops|at most|at the most)\b", re.I),
-    # "I only have 40 minutes", "got 10 minutes"
+    # "I only have 40 minutes", "got 10 minutes", "I've literally got 10 minutes"
     re.compile(
-        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only )?got|have only)\s+"
+        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only |just |literally )?got|have only|have just)\s+"
         rf"(?:about\s+)?{AMOUNT}\s*{UNIT}",
         re.I,
     ),
+    # "a 5 minute lunch", "30-minute dinners": the time as what kind of dish it is.
+    re.compile(r"\b(?P<amount>\d+)[- ]?(?P<unit>minute|min|hour)(?=\s+[a-z])", re.I),
 ]
 # Saying one is in a hurry sets the limit that "quick" means on most recipe sites.
 HURRY = re.compile(r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast)\b", re.I)
@@ -169,7 +171,8 @@ def read_question(question: str) -> ReadQuestion:
                 text = text.replace(phrase, " ")
     limit, said = time_limit(question)
     if said:
-        text = text.replace(said, " ")
+        # "Short on time - an hour max": the hurry is said by the limit too.
+        text = HURRY.sub(" ", text.replace(said, " "))
     found = read_intents(question)
     return ReadQuestion(
         text=with_intents(" ".join(text.split()) or question, found),
