@@ -27,23 +27,40 @@ MAX_NAMED = 10
 
 
 @lru_cache(maxsize=4)
-def title_keys(names: RecipeNames) -> dict[tuple[str, ...], str]:
-    """Each title's words, folded as names are (plurals, accents, spellings), to its id."""
-    return {tuple(key(w) for w in words(title)): recipe_id for recipe_id, title in names.titles.items()}
+def titles_by_first_word(names: RecipeNames) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """Each title's words, folded as names are (plurals, accents, spellings), with its id, under
+    its first word: a question's words look up only the titles that could start there."""
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for recipe_id, title in names.titles.items():
+        folded = tuple(key(w) for w in words(title))
+        if folded:
+            index.setdefault(folded[0], []).append((folded, recipe_id))
+    for candidates in index.values():
+        candidates.sort(key=lambda candidate: -len(candidate[0]))
+    return index
 
 
 def said_whole(question: str, names: RecipeNames) -> list[tuple[str, int]]:
-    """(id, index of the word after it) of each catalog title the question says whole, longest first."""
+    """(id, index of the word after it) of each catalog title the question says whole; where
+    titles overlap, the longer one, as names are read."""
     said = [key(w) for w in words(question)]
+    index = titles_by_first_word(names)
     found: list[tuple[str, int]] = []
-    taken: set[int] = set()
-    for title, recipe_id in sorted(title_keys(names).items(), key=lambda item: -len(item[0])):
-        n = len(title)
-        for start in range(len(said) - n + 1):
-            span = set(range(start, start + n))
-            if n and tuple(said[start : start + n]) == title and not span & taken:
-                found.append((recipe_id, start + n))
-                taken |= span
+    start = 0
+    while start < len(said):
+        match = next(
+            (
+                (title, recipe_id)
+                for title, recipe_id in index.get(said[start], ())
+                if tuple(said[start : start + len(title)]) == title
+            ),
+            None,
+        )
+        if match is None:
+            start += 1
+            continue
+        found.append((match[1], start + len(match[0])))
+        start += len(match[0])
     return found
 
 
@@ -53,8 +70,7 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         return [], list(dict.fromkeys(recipe_id for recipe_id, _ in said_whole(question, names)))
     said = words(question)
     # "Paella but baked in the oven", "Shakshouka, but vegan".
-    left = [
-        recipe_id for recipe_id, after in said_whole(question, names) if said[after : after + 1] == ["but"]
-    ]
+    mentioned = said_whole(question, names) if "but" in said else []
+    left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
     kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
