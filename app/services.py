@@ -94,7 +94,7 @@ def search_index(settings: Settings, local: SqliteDatabase | None) -> SearchInde
         from app.providers.azure_search import AzureSearchIndex
 
         return AzureSearchIndex(settings)
-    from app.providers.sqlite_catalog import SqliteSearchIndex
+    from app.providers.sqlite_index import SqliteSearchIndex
 
     assert local is not None
     return SqliteSearchIndex(local, vector_weight=settings.hybrid_vector_weight)
@@ -122,7 +122,8 @@ async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     pipeline as any other catalog; an embedded index behind its store (after a change of its
     layout) or built by another embedding model (LOCAL_EMBEDDER changed) is rebuilt from the
     store, so no recipe loaded since is lost."""
-    from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
+    from app.providers.sqlite_catalog import SqliteRecipeStore
+    from app.providers.sqlite_index import SqliteSearchIndex
 
     store, index = retriever.store, retriever.index
     if not isinstance(store, SqliteRecipeStore) or not isinstance(index, SqliteSearchIndex):

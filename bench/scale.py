@@ -48,7 +48,8 @@ QUESTIONS = 100
 
 async def build(size: int, path: Path) -> dict[str, float]:
     """Write a catalog of `size` recipes to a new SQLite file."""
-    from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
+    from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+    from app.providers.sqlite_index import SqliteSearchIndex
 
     settings = Settings()
     shipped = list(read_catalog(settings.local_catalog_path))

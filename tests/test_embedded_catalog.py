@@ -8,7 +8,8 @@ import pytest
 
 from app.indexing.pipeline import Indexer
 from app.providers import IndexDocument, IndexInfo
-from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex, keyword_query
 from app.recipes import Recipe, read_catalog
 from app.search.filters import RecipeFilters
 from app.search.ranking import reciprocal_rank_fusion
@@ -272,3 +273,19 @@ async def test_a_change_of_embedding_model_rebuilds_the_index_from_the_store_los
     assert switched.index.vector_ranking(vector)[0][0] == "my-own-soup"
     found = await switched.retrieve("nettles", 3, mode="hybrid")
     assert found[0].recipe.id == "my-own-soup"
+
+
+async def test_filters_apply_before_the_cut_even_past_the_keyword_shortlist(local):
+    _, index = local
+    await index.prepare(IndexInfo("test", 2))
+    # 520 soups; the two vegetarian ones say "soup" least, so they rank below the first 500.
+    soups = [recipe(f"soup-{n}", "Soup soup soup", "beef") for n in range(518)]
+    soups += [
+        recipe(f"green-{n}", "Green broth", "leeks", description="a soup", vegetarian=True) for n in (1, 2)
+    ]
+    await index.upsert([IndexDocument(r, "h", [1.0, 0.0]) for r in soups])
+
+    found = index.keyword_ranking("soup", RecipeFilters(vegetarian=True), limit=3)
+
+    assert sorted(i for i, _ in found) == ["green-1", "green-2"]
+    assert all(i.startswith("soup-") for i, _ in index.keyword_ranking("soup", limit=3))

@@ -12,7 +12,8 @@ from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.llama_cpp_llm import LlamaCppChatModel
 from app.providers.minilm_embedder import MiniLMEmbedder
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder
-from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
+from app.providers.sqlite_catalog import SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.services import build_services, embedder
 from app.settings import Settings
