@@ -203,4 +203,9 @@ def report_totals(results: Results, cases: list[dict], title: str) -> list[str]:
         got = {column: total(results[column], picked) for column in results}
         cells = " | ".join(f"{s.mean('hit3'):.2f} | {s.mean('mrr'):.2f}" for s in got.values())
         lines.append(f"| {name} | {got['hybrid'].cases} | {cells} |")
+    hard, naive_hard = total(results["hybrid"], HARD), total(results["naive hybrid"], HARD)
+    if naive_hard.hit3:
+        lines.append(
+            f"\nHard categories, hybrid hit@3: {hard.mean('hit3') / naive_hard.mean('hit3'):.2f}× naive."
+        )
     return lines

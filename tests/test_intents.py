@@ -130,3 +130,22 @@ def test_time_limits_are_read_however_they_are_said(question, minutes, searched)
 
     assert read.filters.max_total_minutes == minutes
     assert read.text == searched
+
+
+def test_a_manner_said_by_an_intent_is_not_read_as_an_exclusion():
+    read = read_question("bread with no kneading")
+
+    assert read.intents == ("no kneading",)
+    assert read.filters.exclude == ()  # "No-Knead Bread" says "knead": excluding it would hide it
+    assert "no-knead" in read.text.split()
+
+
+def test_a_like_question_leaves_only_the_dish_it_names_after_like():
+    from app.chat.recipe_names import RecipeNames
+    from app.search.variants import variants
+
+    names = RecipeNames({"lasagna": "Lasagna", "chicken": "Chicken", "hakka": "Hakka-style meatballs"})
+
+    assert variants("something like lasagna but with chicken", names) == ([], ["lasagna"])
+    assert variants("a chinese version of meatballs", names) == ([], [])
+    assert variants("I would like Lasagna", names) == (["lasagna"], [])

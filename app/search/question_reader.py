@@ -23,7 +23,7 @@ from app.prompts import prompt
 from app.providers import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
-from app.search.intents import intent_names, intents, named_intents, read_intents, with_intents
+from app.search.intents import fold, intent_names, intents, named_intents, read_intents, with_intents
 from app.search.text import stem
 
 log = logging.getLogger(__name__)
@@ -156,7 +156,12 @@ def read_question(question: str) -> ReadQuestion:
         diet.update({name: True for name, hit in match.groupdict().items() if hit})
         text = text.replace(match.group(0), " ")
     excluded: list[str] = []
+    found = read_intents(question)
     for match in EXCLUSION.finditer(question):
+        # "Bread with no kneading" asks for no-knead bread (an intent), not to leave out
+        # recipes that say "knead".
+        if any(intent.when.search(fold(match.group(0))) for intent in found):
+            continue
         more = list(MORE_ITEM.finditer(match["more"] or ""))
         items = [
             (match["what"] or match["free"] or "").lower().split(),
@@ -173,7 +178,6 @@ def read_question(question: str) -> ReadQuestion:
     if said:
         # "Short on time - an hour max": the hurry is said by the limit too.
         text = HURRY.sub(" ", text.replace(said, " "))
-    found = read_intents(question)
     return ReadQuestion(
         text=with_intents(" ".join(text.split()) or question, found),
         filters=checked_filters(diet, limit, excluded),

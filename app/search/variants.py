@@ -4,7 +4,7 @@
 "Like steak tartare but with fish", "the Greek version of lasagna", "paella but baked in the
 oven" ask for another dish than the one they name: it is moved below the others. A reference
 dish is often written in lower case, in running words, where the strict reading of names
-sees none; so in such a question any catalog title said whole counts.
+sees none; so any title said whole after "like" (and its kin) counts.
 """
 
 from __future__ import annotations
@@ -22,6 +22,14 @@ LIKENESS = re.compile(
 )
 # "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave.
 VARIANT = re.compile(LIKENESS.pattern + r"|\bequivalent of\b|\b(?:take|twist|spin) on\b", re.I)
+# The dish after such a cue, up to what the question wants changed: "like [a spanish
+# omelette] but italian", "the greek version of [lasagna]".
+REFERENCE = re.compile(
+    r"\b(?:like|similar to|instead of|rather than|alternative to|version of|other than|equivalent of"
+    r"|(?:take|twist|spin) on)\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
+    r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
+    re.I,
+)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -64,10 +72,21 @@ def said_whole(question: str, names: RecipeNames) -> list[tuple[str, int]]:
     return found
 
 
+def references(question: str, names: RecipeNames) -> list[str]:
+    """The recipes a "like X" question names as X: the titles said whole in X. Titles that only
+    hold X's words stay: "a Chinese version of meatballs" asks for Hakka-style meatballs."""
+    found = [
+        recipe_id
+        for match in REFERENCE.finditer(question)
+        for recipe_id, _ in said_whole(match["dish"], names)
+    ]
+    return list(dict.fromkeys(found))
+
+
 def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     """(the recipes to keep to, the recipes to move away from)."""
     if VARIANT.search(question):
-        return [], list(dict.fromkeys(recipe_id for recipe_id, _ in said_whole(question, names)))
+        return [], references(question, names)
     said = words(question)
     # "Paella but baked in the oven", "Shakshouka, but vegan".
     mentioned = said_whole(question, names) if "but" in said else []
