@@ -80,6 +80,10 @@ def embedder(settings: Settings, client: AsyncOpenAI | None = None) -> Embedder:
         from app.providers.openai_clients import OpenAIEmbedder, create_client
 
         return OpenAIEmbedder(client or create_client(settings), azure_model or openai_model or "")
+    if settings.local_embedder == "minilm":
+        from app.providers.minilm_embedder import MiniLMEmbedder
+
+        return MiniLMEmbedder()
     from app.providers.wordllama_embedder import WordLlamaEmbedder
 
     return WordLlamaEmbedder()
@@ -90,10 +94,10 @@ def search_index(settings: Settings, local: SqliteDatabase | None) -> SearchInde
         from app.providers.azure_search import AzureSearchIndex
 
         return AzureSearchIndex(settings)
-    from app.providers.sqlite_catalog import SqliteSearchIndex
+    from app.providers.sqlite_index import SqliteSearchIndex
 
     assert local is not None
-    return SqliteSearchIndex(local)
+    return SqliteSearchIndex(local, vector_weight=settings.hybrid_vector_weight)
 
 
 def recipe_store(settings: Settings, local: SqliteDatabase | None) -> RecipeStore:
@@ -116,15 +120,18 @@ def open_local_database(settings: Settings) -> SqliteDatabase:
 async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     """On a first run, an empty embedded store gets the shipped recipes, through the same
     pipeline as any other catalog; an embedded index behind its store (after a change of its
-    layout) is rebuilt from the store."""
-    from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
+    layout) or built by another embedding model (LOCAL_EMBEDDER changed) is rebuilt from the
+    store, so no recipe loaded since is lost."""
+    from app.providers.sqlite_catalog import SqliteRecipeStore
+    from app.providers.sqlite_index import SqliteSearchIndex
 
     store, index = retriever.store, retriever.index
     if not isinstance(store, SqliteRecipeStore) or not isinstance(index, SqliteSearchIndex):
         return
+    built = await index.index_info()
     if store.count() == 0:
         recipes, source = list(read_catalog(settings.local_catalog_path)), settings.local_catalog_path
-    elif index.count() < store.count():
+    elif index.count() < store.count() or (built and built.embedding_model != retriever.embedder.model):
         recipes, source = store.all(), settings.local_db_path
     else:
         return

@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     local_db_path: Path = PROJECT_ROOT / ".local" / "recipes.sqlite3"
     local_catalog_path: Path = PROJECT_ROOT / "data" / "recipes.jsonl"
     local_llm_model_path: Path | None = None
+    # The embedding model when no cloud one is set: all-MiniLM-L6-v2 (int8, onnxruntime) ranks
+    # better; WordLlama is 50x quicker per query and indexes 40x faster (docs/benchmarks.md).
+    # The index records which model built it, and a change rebuilds it from the store on start.
+    local_embedder: Literal["minilm", "wordllama"] = "minilm"
     local_llm_context_tokens: int = Field(default=8192, ge=512)
     local_llm_threads: int | None = None
     # The embedded model is a 135M model on a few cores: its prompt holds each recipe's facts
@@ -98,6 +102,10 @@ class Settings(BaseSettings):
     history_max_messages: int = Field(default=6, ge=1)
     history_max_tokens: int = Field(default=1500, ge=50)
     search_top: int = Field(default=3, ge=1, le=50)
+    # How much a hybrid search's vector ranking weighs against its keyword ranking in the
+    # fusion (Azure AI Search's vector query `weight`; the embedded index weighs its RRF the
+    # same way). Above 1, vectors lead and keywords break ties and lift exact names.
+    hybrid_vector_weight: float = Field(default=1.2, gt=0, le=10)
     recipe_prompt_chars: int = Field(default=1800, ge=200)
 
     # Input limits: anything past them is refused with a 4xx, never cut silently.

@@ -1,6 +1,6 @@
 """The local embedders side by side: WordLlama (the default) against all-MiniLM-L6-v2 on onnxruntime.
 
-Run: .venv/bin/python -m bench.embedders   (MiniLM needs requirements-minilm.txt)
+Run: .venv/bin/python -m bench.embedders
 Each embedder is measured in a fresh process of its own, so that load time counts its imports
 and memory is not shared with the other one:
 - load: import, construct and embed one word (MiniLM loads lazily, on its first call);

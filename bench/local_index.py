@@ -18,7 +18,8 @@ import time
 from pathlib import Path
 
 from app.indexing.pipeline import Indexer
-from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex
 from app.providers.wordllama_embedder import WordLlamaEmbedder
 from app.recipes import Recipe, read_catalog
 from app.search.filters import RecipeFilters

@@ -1,28 +1,26 @@
-"""Retrieval and grounding quality on the labelled queries of eval/queries.jsonl.
+"""Retrieval and grounding quality on the labelled queries (eval/retrieval_eval.py says which).
 
 Run: make eval   (or .venv/bin/python -m eval.run_eval [--no-llm])
-Prints Markdown tables: hit@1, hit@3 and MRR@10 per retrieval mode and category, for our
-retrieval and, in the same run on the same index, a naive baseline (FTS5 over the query's raw
-words OR-ed with plain BM25, the same embedder, RRF k=60, no filters read); for multi-turn
-cases, hybrid retrieval with the raw follow-up, with our rewrite and with the gold rewrite;
-and the answers of both chat bodies: sources when a gold recipe was retrieved, recipes named
-outside the retrieved set, cut or looping answers, and their times, for the recipes' data (the
-embedded default) and the embedded model (`--model-answers` cases). It uses the configured
-providers (the embedded ones by default) and a scratch copy of the embedded index, so the app's
-own file is left alone.
-"""
+Prints Markdown tables: hit@3, MRR@10 and hit@1 per category and for the hard categories
+together, for each retrieval mode of ours (text, vectors, hybrid) beside the same modes of a
+naive baseline (FTS5 over the query's raw words OR-ed with plain BM25, the same embedder, plain
+RRF k=60, no filters read), computed in the same run on the same index; the held-out cases'
+totals when eval/queries_holdout.jsonl is there; for multi-turn cases, hybrid retrieval with
+the raw follow-up, with our rewrite and with the gold rewrite; and the answers of both chat
+bodies: sources when a gold recipe was retrieved, recipes named outside the retrieved set, cut
+or looping answers, and their times, for the recipes' data (the embedded default) and the
+embedded model (`--model-answers` cases). It uses the configured providers (the embedded ones
+by default; LOCAL_EMBEDDER=wordllama for the other embedder) and a scratch copy of the
+embedded index, so the app's own file is left alone."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import re
 import statistics
 import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,148 +32,41 @@ from app.http.bodies import Message
 from app.protocol.chat_protocol import ChatProtocolRequest
 from app.providers.protocols import ChatModel
 from app.recipes import Recipe, read_catalog
-from app.search.ranking import reciprocal_rank_fusion
 from app.search.retrieval import Retriever
 from app.services import build_retriever, chat_model, load_sample_catalog
 from app.settings import Settings
+from eval.retrieval_eval import (
+    DEVELOPMENT,
+    HELD_OUT,
+    measure,
+    ours,
+    read_cases,
+    report,
+    report_totals,
+    score,
+    single_turn,
+    total,
+)
 
-QUERIES = Path(__file__).with_name("queries.jsonl")
-MODES = ("text", "vectors", "hybrid")
-HARD = ("commonsense", "negated", "time_limited", "analogical", "dietary")
-DEPTH = 10
 DONT_KNOW = re.compile(
     r"\b(don't know|do not know|no recipe|none of|not (?:find|have|see)|couldn't|can't find)", re.I
 )
 
-Ranker = Callable[[str], Awaitable[list[str]]]
-
-
-@dataclass
-class Scores:
-    """hit@1, hit@3 and MRR@10 summed over cases, for averaging."""
-
-    cases: int = 0
-    hit1: float = 0.0
-    hit3: float = 0.0
-    mrr: float = 0.0
-    misses: list[str] = field(default_factory=list)
-
-    def add(self, case_id: str, ranked: Sequence[str], relevant: set[str]) -> None:
-        ranks = [n for n, recipe_id in enumerate(ranked[:DEPTH], start=1) if recipe_id in relevant]
-        first = ranks[0] if ranks else None
-        self.cases += 1
-        self.hit1 += first == 1
-        self.hit3 += first is not None and first <= 3
-        self.mrr += 1 / first if first else 0.0
-        if first is None or first > 3:
-            self.misses.append(case_id)
-
-    def row(self) -> str:
-        n = self.cases or 1
-        return f"{self.hit1 / n:.2f} | {self.hit3 / n:.2f} | {self.mrr / n:.2f}"
-
-    def merge(self, other: Scores) -> None:
-        self.cases += other.cases
-        self.hit1 += other.hit1
-        self.hit3 += other.hit3
-        self.mrr += other.mrr
-
-
-def load_cases() -> list[dict]:
-    return [json.loads(line) for line in QUERIES.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def ours(retriever: Retriever, mode: str) -> Ranker:
-    async def rank(query: str) -> list[str]:
-        retrieval = await retriever.retrieve_question(query, DEPTH, mode=mode)  # type: ignore[arg-type]
-        return [found.recipe.id for found in retrieval.found]
-
-    return rank
-
-
-def naive(retriever: Retriever, mode: str) -> Ranker:
-    """The pipeline a first attempt would build: every raw word OR-ed, plain BM25, no filters."""
-    index = retriever.index
-    database = index._db  # the eval reads the embedded index directly, as a baseline has no seam
-
-    def keyword(query: str) -> list[str]:
-        words = re.findall(r"\w+", query.lower())
-        if not words:
-            return []
-        rows = database.execute(
-            "SELECT d.id FROM recipes_fts f JOIN search_docs d ON d.rowid = f.rowid"
-            " WHERE recipes_fts MATCH ? ORDER BY bm25(recipes_fts) LIMIT 50",
-            (" OR ".join(f'"{w}"' for w in words),),
-        )
-        return [row[0] for row in rows]
-
-    async def vector(query: str) -> list[str]:
-        [embedded] = await retriever.embedder.embed([query])
-        return [recipe_id for recipe_id, _ in index.vector_ranking(embedded)]
-
-    async def rank(query: str) -> list[str]:
-        if mode == "text":
-            return keyword(query)[:DEPTH]
-        if mode == "vectors":
-            return (await vector(query))[:DEPTH]
-        return [i for i, _ in reciprocal_rank_fusion([keyword(query), await vector(query)])][:DEPTH]
-
-    return rank
-
-
-async def score(cases: list[dict], ranker: Ranker, query_of: Callable[[dict], str]) -> dict[str, Scores]:
-    by_category: dict[str, Scores] = defaultdict(Scores)
-    for case in cases:
-        by_category[case["category"]].add(case["id"], await ranker(query_of(case)), set(case["relevant"]))
-    return by_category
-
-
-def total(scores: dict[str, Scores], categories: Sequence[str]) -> Scores:
-    summed = Scores()
-    for category in categories:
-        if category in scores:
-            summed.merge(scores[category])
-    return summed
-
 
 async def main(use_llm: bool, sample: int) -> None:
-    cases = load_cases()
-    single = [c for c in cases if c["category"] not in ("multi_turn", "no_answer")]
+    cases = [case for path in DEVELOPMENT for case in read_cases(path)]
+    single, held_out = single_turn(cases), single_turn(read_cases(HELD_OUT))
     multi = [c for c in cases if c["category"] == "multi_turn"]
-    categories = sorted({c["category"] for c in single})
     with tempfile.TemporaryDirectory() as scratch:
         settings = Settings(local_db_path=Path(scratch) / "eval.sqlite3")
         retriever = build_retriever(settings)
         await load_sample_catalog(settings, retriever)
 
-        print(f"## Retrieval: {len(single)} single-turn queries, top {DEPTH}\n")
-        print("| mode | category | cases | ours hit@1 | hit@3 | MRR@10 | naive hit@1 | hit@3 | MRR@10 |")
-        print("|---|---|---|---|---|---|---|---|---|")
-        results = {}
-        for mode in MODES:
-            ours_scores = await score(single, ours(retriever, mode), lambda c: c["query"])
-            naive_scores = await score(single, naive(retriever, mode), lambda c: c["query"])
-            results[mode] = (ours_scores, naive_scores)
-            for category in [*categories, "hard (all but specific)", "all"]:
-                picked = (
-                    HARD if category.startswith("hard") else categories if category == "all" else [category]
-                )
-                ours_total, naive_total = total(ours_scores, picked), total(naive_scores, picked)
-                print(
-                    f"| {mode} | {category} | {ours_total.cases} | {ours_total.row()} | {naive_total.row()} |"
-                )
-
-        hybrid_ours, hybrid_naive = (total(s, HARD) for s in results["hybrid"])
-        ratio = hybrid_ours.hit3 / hybrid_naive.hit3 if hybrid_naive.hit3 else float("inf")
-        verdict = "met" if ratio >= 2 else "missed"
-        print(
-            f"\nHybrid hit@3 on the hard categories: ours {hybrid_ours.hit3 / hybrid_ours.cases:.2f}, "
-            f"naive {hybrid_naive.hit3 / hybrid_naive.cases:.2f}: {ratio:.2f}× (goal ≥ 2×: {verdict})."
-        )
-        print("\nHybrid misses (no relevant recipe in our top 3), by category:")
-        for category in categories:
-            scores = results["hybrid"][0][category]
-            print(f"- {category}: {len(scores.misses)} of {scores.cases}: {', '.join(scores.misses) or '–'}")
+        print(f"Embedder: {retriever.embedder.model}.\n")
+        print("\n".join(report(await measure(retriever, single), single, "Retrieval, development")))
+        if held_out:
+            results = await measure(retriever, held_out)
+            print("\n" + "\n".join(report_totals(results, held_out, "Retrieval, held out")))
 
         if multi:
             await multi_turn(multi, retriever, settings, use_llm)

@@ -44,7 +44,10 @@ async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAz
         "search": "vegetarian mushroom recipes",
         "top": 3,
         "select": "id",
-        "vectorQueries": [{"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding"}],
+        # HYBRID_VECTOR_WEIGHT (1.2): the vector ranking's weight in the service's fusion.
+        "vectorQueries": [
+            {"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding", "weight": 1.2}
+        ],
     }
 
 
@@ -57,6 +60,7 @@ async def test_text_and_vector_modes_send_only_their_half(azure: FakeAzure, inde
     text_only, vector_only = (s.json() for s in azure.requests("POST", f"{INDEX}/docs/search.post.search"))
     assert text_only == {"search": "mushrooms", "top": 3, "select": "id"}
     assert "search" not in vector_only and vector_only["vectorQueries"][0]["vector"] == [1.0, 0.0]
+    assert "weight" not in vector_only["vectorQueries"][0]  # nothing to weigh it against
 
 
 async def test_filters_travel_as_odata_so_the_service_applies_them_before_the_cut(azure: FakeAzure, index):

@@ -7,8 +7,10 @@ from typing import cast
 
 import pytest
 
+from app.indexing.pipeline import Indexer
 from app.providers.protocols import IndexDocument, IndexInfo
-from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex, keyword_query
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex, keyword_query
 from app.recipes import Recipe, read_catalog
 from app.search.filters import RecipeFilters
 from app.search.ranking import reciprocal_rank_fusion
@@ -49,6 +51,12 @@ def test_rrf_scores_each_id_by_the_sum_of_one_over_k_plus_rank():
     assert fused[0][1] == pytest.approx(1 / 61 + 1 / 62)
     assert fused[1][1] == pytest.approx(1 / 63 + 1 / 61)
     assert fused[2][1] == pytest.approx(1 / 62)
+
+
+def test_weighted_rrf_multiplies_each_rankings_share_by_its_weight():
+    fused = reciprocal_rank_fusion([["a", "b"], ["b", "a"]], k=60, weights=(1.0, 1.5))
+
+    assert fused == [("b", pytest.approx(1 / 62 + 1.5 / 61)), ("a", pytest.approx(1 / 61 + 1.5 / 62))]
 
 
 def test_rrf_breaks_ties_by_first_appearance():
@@ -98,9 +106,26 @@ async def test_hybrid_fuses_exactly_the_keyword_and_vector_rankings(retriever: R
     [vector] = await embedder.embed([question])
     _, index = embedded(retriever)
     rankings = [index.keyword_ranking(question), index.vector_ranking(vector)]
-    expected = reciprocal_rank_fusion([[i for i, _ in ranking] for ranking in rankings])
+    # The app's index weighs its vector ranking by HYBRID_VECTOR_WEIGHT.
+    assert index.vector_weight == Settings().hybrid_vector_weight
+    expected = reciprocal_rank_fusion(
+        [[i for i, _ in ranking] for ranking in rankings], weights=(1.0, index.vector_weight)
+    )
 
     hits = await index.search(question, vector, top=5)
+
+    assert [(h.id, h.score) for h in hits] == expected[:5]
+
+
+async def test_the_embedded_index_weighs_its_vector_ranking_as_set(retriever: Retriever, embedder):
+    question = "something warm with oysters"
+    [vector] = await embedder.embed([question])
+    _, index = embedded(retriever)
+    keywords, vectors = index.keyword_ranking(question), index.vector_ranking(vector)
+    weighted = SqliteSearchIndex(index._database, vector_weight=3.0)
+    expected = reciprocal_rank_fusion([[i for i, _ in keywords], [i for i, _ in vectors]], weights=(1.0, 3.0))
+
+    hits = await weighted.search(question, vector, top=5)
 
     assert [(h.id, h.score) for h in hits] == expected[:5]
 
@@ -229,3 +254,53 @@ async def test_an_older_index_layout_is_rebuilt_from_the_store_losing_no_recipe(
 
     assert store.count() == index.count() == 1
     assert [f.recipe.id for f in await retriever.retrieve("nettles", 3, mode="text")] == ["my-own-soup"]
+
+
+async def test_a_change_of_embedding_model_rebuilds_the_index_from_the_store_losing_nothing(
+    tmp_path: Path, embedder, settings
+):
+    class ReversedEmbedder:
+        """Another model: other vectors, another name (as LOCAL_EMBEDDER=minilm after wordllama)."""
+
+        model, dimensions = "reversed-wordllama", embedder.dimensions
+
+        async def embed(self, texts):
+            return [vector[::-1] for vector in await embedder.embed(texts)]
+
+    path = tmp_path / "switch.sqlite3"
+    scratch = settings.model_copy(update={"local_db_path": path})
+    database = SqliteDatabase(path)
+    first = Retriever(embedder, SqliteSearchIndex(database), SqliteRecipeStore(database))
+    await load_sample_catalog(scratch, first)
+    # A recipe loaded after the shipped catalog, which only the store holds besides the index.
+    await Indexer(embedder, first.store, first.index).run(
+        [("mine", recipe("my-own-soup", "My soup", "nettles").model_dump())]
+    )
+    shipped = embedded(first)[0].count()
+
+    switched = Retriever(ReversedEmbedder(), first.index, first.store)
+    await load_sample_catalog(scratch, switched)
+    store, index = embedded(switched)
+
+    assert await index.index_info() == IndexInfo("reversed-wordllama", embedder.dimensions)
+    assert store.count() == index.count() == shipped
+    [vector] = await ReversedEmbedder().embed(["nettles My soup"])
+    assert index.vector_ranking(vector)[0][0] == "my-own-soup"
+    found = await switched.retrieve("nettles", 3, mode="hybrid")
+    assert found[0].recipe.id == "my-own-soup"
+
+
+async def test_filters_apply_before_the_cut_even_past_the_keyword_shortlist(local):
+    _, index = local
+    await index.prepare(IndexInfo("test", 2))
+    # 520 soups; the two vegetarian ones say "soup" least, so they rank below the first 500.
+    soups = [recipe(f"soup-{n}", "Soup soup soup", "beef") for n in range(518)]
+    soups += [
+        recipe(f"green-{n}", "Green broth", "leeks", description="a soup", vegetarian=True) for n in (1, 2)
+    ]
+    await index.upsert([IndexDocument(r, "h", [1.0, 0.0]) for r in soups])
+
+    found = index.keyword_ranking("soup", RecipeFilters(vegetarian=True), limit=3)
+
+    assert sorted(i for i, _ in found) == ["green-1", "green-2"]
+    assert all(i.startswith("soup-") for i, _ in index.keyword_ranking("soup", limit=3))

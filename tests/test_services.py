@@ -11,10 +11,12 @@ from pydantic import SecretStr
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.llama_cpp_llm import LlamaCppChatModel
+from app.providers.minilm_embedder import MiniLMEmbedder
 from app.providers.openai_clients import OpenAIChatModel, OpenAIEmbedder
-from app.providers.sqlite_catalog import SqliteRecipeStore, SqliteSearchIndex
+from app.providers.sqlite_catalog import SqliteRecipeStore
+from app.providers.sqlite_index import SqliteSearchIndex
 from app.providers.wordllama_embedder import WordLlamaEmbedder
-from app.services import build_services
+from app.services import build_services, embedder
 from app.settings import Settings
 
 
@@ -31,20 +33,34 @@ async def test_with_no_settings_everything_is_embedded(no_env, tmp_path: Path):
 
     assert isinstance(services.llm, LlamaCppChatModel)
     assert services.llm.model_path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
-    assert isinstance(services.retriever.embedder, WordLlamaEmbedder)
+    assert isinstance(services.retriever.embedder, MiniLMEmbedder)
     assert isinstance(services.retriever.index, SqliteSearchIndex)
     assert isinstance(services.retriever.store, SqliteRecipeStore)
 
 
 async def test_an_openai_compatible_server_takes_the_llm_and_keeps_local_embeddings(no_env, tmp_path):
     settings = Settings(
-        openai_base_url="http://127.0.0.1:9/v1", openai_chat_model="smollm2", local_db_path=tmp_path / "r"
+        openai_base_url="http://127.0.0.1:9/v1",
+        openai_chat_model="smollm2",
+        local_db_path=tmp_path / "r",
+        local_embedder="wordllama",
     )
 
     services = await build_services(settings)
 
     assert isinstance(services.llm, OpenAIChatModel)
     assert isinstance(services.retriever.embedder, WordLlamaEmbedder)
+
+
+def test_the_local_embedder_is_chosen_by_a_setting(no_env, monkeypatch):
+    assert isinstance(embedder(Settings()), MiniLMEmbedder)
+    monkeypatch.setenv("LOCAL_EMBEDDER", "wordllama")
+    assert isinstance(embedder(Settings()), WordLlamaEmbedder)
+    # A cloud embedding deployment wins over either.
+    cloud = Settings(azure_openai_endpoint="https://x.openai.azure.com", azure_openai_api_key=SecretStr("k"))
+    assert isinstance(
+        embedder(cloud.model_copy(update={"azure_openai_embedding_deployment": "e"})), OpenAIEmbedder
+    )
 
 
 async def test_azure_settings_select_every_cloud_provider(no_env, tmp_path):

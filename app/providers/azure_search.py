@@ -177,6 +177,7 @@ class AzureSearchIndex:
         self._client = SearchClient(endpoint, self._name, credential, **options)
         self._indexes = SearchIndexClient(endpoint, credential, **options)
         self._info: IndexInfo | None = None
+        self._vector_weight = settings.hybrid_vector_weight
 
     async def search(
         self,
@@ -200,7 +201,12 @@ class AzureSearchIndex:
         if vector is not None:
             queries.append(
                 VectorizedQuery(
-                    vector=list(vector), k_nearest_neighbors=VECTOR_CANDIDATES, fields=VECTOR_FIELD
+                    vector=list(vector),
+                    k_nearest_neighbors=VECTOR_CANDIDATES,
+                    fields=VECTOR_FIELD,
+                    # The vector ranking's weight in the fusion with the text query's; unset (not
+                    # sent) when there is no text query, or when it is the service's default of 1.
+                    weight=self._vector_weight if text is not None and self._vector_weight != 1 else None,
                 )
             )
         try:

@@ -23,6 +23,7 @@ from app.prompts import prompt
 from app.providers.protocols import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
+from app.search.intents import fold, intent_names, intents, named_intents, read_intents, with_intents
 from app.search.text import stem
 
 log = logging.getLogger(__name__)
@@ -47,12 +48,14 @@ TIME_LIMITS = [
     ),
     # "an hour max", "40 minutes or less", "20 mins tops"
     re.compile(rf"\b{AMOUNT}\s*{UNIT}\s*(?:max(?:imum)?|or less|tops|at most|at the most)\b", re.I),
-    # "I only have 40 minutes", "got 10 minutes"
+    # "I only have 40 minutes", "got 10 minutes", "I've literally got 10 minutes"
     re.compile(
-        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only )?got|have only)\s+"
+        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only |just |literally )?got|have only|have just)\s+"
         rf"(?:about\s+)?{AMOUNT}\s*{UNIT}",
         re.I,
     ),
+    # "a 5 minute lunch", "30-minute dinners": the time as what kind of dish it is.
+    re.compile(r"\b(?P<amount>\d+)[- ]?(?P<unit>minute|min|hour)(?=\s+[a-z])", re.I),
 ]
 # Saying one is in a hurry sets the limit that "quick" means on most recipe sites.
 HURRY = re.compile(r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast)\b", re.I)
@@ -62,20 +65,27 @@ HURRY_MINUTES = 30
 # the filters cannot take is read whole too, so that it is dropped whole, with a note.
 LETTER = r"[^\W\d_]"
 WORD = rf"{LETTER}(?:{LETTER}|['-])*"
-# "but not stew", "without mushrooms", "no nuts", "doesn't involve eggs", "nut-free".
+# One thing to leave out: a word, or two ("tomato sauce"), never running into the next clause.
+ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b){WORD})?"
+# "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
+MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
+# "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
+# "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
-    r"\b(?:but not|not|without|no|except|excluding|minus|hold the"
+    r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need))"
     r"\s+(?:any\s+|a\s+|an\s+)?"
-    rf"(?P<what>{WORD}(?:\s+(?!and\b|or\b|but\b|please\b|with\b|for\b|in\b){WORD})?)"
+    rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b",
     re.I,
 )
+MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+)?(?P<item>{ITEM})", re.I)
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
     *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant"),
     *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
+    *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
 }
 
 
@@ -85,6 +95,8 @@ class ReadQuestion:
 
     text: str
     filters: RecipeFilters
+    # The everyday intents read from it (intents.json), whose words `text` holds.
+    intents: tuple[str, ...] = ()
 
 
 # Letters that case-insensitive matching takes for a-z but that are not: the dotless i (ı),
@@ -144,19 +156,32 @@ def read_question(question: str) -> ReadQuestion:
         diet.update({name: True for name, hit in match.groupdict().items() if hit})
         text = text.replace(match.group(0), " ")
     excluded: list[str] = []
+    found = read_intents(question)
     for match in EXCLUSION.finditer(question):
-        words = (match["what"] or match["free"] or "").lower().split()
-        if words and folded(words[0]) not in NOT_EXCLUDABLE:
-            excluded.append(" ".join(words))
+        # "Bread with no kneading" asks for no-knead bread (an intent), not to leave out
+        # recipes that say "knead".
+        if any(intent.when.search(fold(match.group(0))) for intent in found):
+            continue
+        more = list(MORE_ITEM.finditer(match["more"] or ""))
+        items = [
+            (match["what"] or match["free"] or "").lower().split(),
+            *(m["item"].lower().split() for m in more),
+        ]
+        kept = [" ".join(words) for words in items if words and folded(words[0]) not in NOT_EXCLUDABLE]
+        if kept:
+            excluded += kept
             # Out of the searched text even when the filter refuses it: searching for what the
-            # user wants left out would pull it up.
-            text = text.replace(match.group(0), " ")
+            # user wants left out would pull it up. ("No dairy or eggs": the diet took "no dairy".)
+            for phrase in (match.group(0), *(m.group(0) for m in more)):
+                text = text.replace(phrase, " ")
     limit, said = time_limit(question)
     if said:
-        text = text.replace(said, " ")
+        # "Short on time - an hour max": the hurry is said by the limit too.
+        text = HURRY.sub(" ", text.replace(said, " "))
     return ReadQuestion(
-        text=" ".join(text.split()) or question,
+        text=with_intents(" ".join(text.split()) or question, found),
         filters=checked_filters(diet, limit, excluded),
+        intents=tuple(intent.name for intent in found),
     )
 
 
@@ -200,6 +225,7 @@ class ModelReading(BaseModel):
     dairy_free: bool | None = None
     max_total_minutes: int | None = None
     exclude: list[str] = []
+    intents: list[str] = []
 
 
 # Written out rather than generated: OpenAI's strict structured output wants every field
@@ -211,8 +237,9 @@ READING_SCHEMA = {
         **{flag: {"type": ["boolean", "null"]} for flag in DIETS},
         "max_total_minutes": {"type": ["integer", "null"]},
         "exclude": {"type": "array", "items": {"type": "string"}},
+        "intents": {"type": "array", "items": {"type": "string", "enum": intent_names()}},
     },
-    "required": ["search_text", *DIETS, "max_total_minutes", "exclude"],
+    "required": ["search_text", *DIETS, "max_total_minutes", "exclude", "intents"],
     "additionalProperties": False,
 }
 
@@ -227,7 +254,7 @@ class ModelReader:
     async def read(self, question: str) -> ReadQuestion:
         reply = await self._llm.complete(
             [
-                {"role": "system", "content": prompt("read_filters_system")},
+                {"role": "system", "content": system_prompt()},
                 {"role": "user", "content": question},
             ],
             json_schema=READING_SCHEMA,
@@ -246,9 +273,18 @@ class ModelReader:
 
 def checked_reading(reading: ModelReading, question: str) -> ReadQuestion:
     """A model's reading of `question`, held to it: only what the question said may be left
-    out, and a diet can only be asked for."""
+    out, a diet can only be asked for, and only the lexicon's intents count, whose words are
+    ours: the model picks them, it does not write them."""
     said = {stem(w) for w in re.findall(r"[a-z']+", folded(question))}
     excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
     diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
     filters = checked_filters(diet, reading.max_total_minutes, excluded)
-    return ReadQuestion(text=reading.search_text.strip() or question, filters=filters)
+    found = named_intents(reading.intents)
+    text = with_intents(reading.search_text.strip() or question, found)
+    return ReadQuestion(text=text, filters=filters, intents=tuple(intent.name for intent in found))
+
+
+def system_prompt() -> str:
+    """The reader's prompt, with the lexicon's intents listed by name and by what says them."""
+    listed = "\n".join(f'- "{i.name}": {", ".join(i.examples[:4])}' for i in intents())
+    return prompt("read_filters_system").replace("{intents}", listed)

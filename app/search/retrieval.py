@@ -8,7 +8,6 @@ question and filtered as any search, rather than a fresh search that could drift
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from app.chat.references.catalog import Catalog
@@ -24,14 +23,7 @@ from app.providers.protocols import (
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
-
-LIKENESS = re.compile(
-    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
-    r"|\balternative to\b|\bversion of\b|\bother than\b",
-    re.I,
-)
-# The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
-MAX_NAMED = 10
+from app.search.variants import variants
 
 
 @dataclass(frozen=True)
@@ -101,15 +93,16 @@ class Retriever:
             read = await self.reader.read(question)
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
-        # "like shepherd's pie but with beef" names a recipe to leave, not to keep.
-        named = (
-            [] if LIKENESS.search(question) else (await self.catalog.names.get()).named(question)[:MAX_NAMED]
-        )
-        found = await self.retrieve(
-            searched, max(top, len(named)) if named else top, mode=mode, filters=applied, semantic=semantic
-        )
+        named, left = variants(question, await self.catalog.names.get())
+        wanted = max(top, len(named)) if named else top + len(left)
+        found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:
             found = await self.keep_named(named, found, applied)
+        elif left:
+            # Moved below the others rather than dropped: when nothing else fits, it still comes.
+            found = (
+                [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
+            )[:top]
         return Retrieval(searched, applied, found, semantic, tuple(named))
 
     async def keep_named(

@@ -1,0 +1,75 @@
+"""Everyday intents read from a question, as words the catalog holds.
+
+"Something light for a hot day" names no dish and no ingredient: neither keywords nor a small
+embedding model find salads in it. The lexicon (intents.json, data, not code) maps phrases
+that say an intent to the words a cook would use for such dishes; those words are added to
+what is searched. An intent never becomes a filter: a wrong guess reorders, it hides nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LEXICON = Path(__file__).with_name("intents.json")
+
+
+@dataclass(frozen=True)
+class Intent:
+    name: str
+    when: re.Pattern[str]
+    search: str
+    # The phrases that say it, as written in the lexicon (for the model reader's prompt).
+    examples: tuple[str, ...] = ()
+
+
+def fold(text: str) -> str:
+    """Lower case, accents dropped, curly apostrophes straightened: how phrases are matched."""
+    decomposed = unicodedata.normalize("NFKD", text.lower().replace("\u2019", "'"))
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@cache
+def intents() -> tuple[Intent, ...]:
+    entries = json.loads(LEXICON.read_text(encoding="utf-8"))["intents"]
+    return tuple(
+        Intent(
+            entry["name"],
+            re.compile(r"(?<!\w)(?:" + "|".join(re.escape(fold(p)) for p in entry["when"]) + r")(?!\w)"),
+            entry["search"],
+            tuple(entry["when"]),
+        )
+        for entry in entries
+    )
+
+
+def intent_names() -> list[str]:
+    return [intent.name for intent in intents()]
+
+
+def read_intents(question: str) -> list[Intent]:
+    """The intents that `question` says, in the lexicon's order."""
+    said = fold(question)
+    return [intent for intent in intents() if intent.when.search(said)]
+
+
+def named_intents(names: list[str]) -> list[Intent]:
+    """The lexicon's intents by name; names it does not hold are dropped."""
+    wanted = set(names)
+    return [intent for intent in intents() if intent.name in wanted]
+
+
+def with_intents(text: str, found: list[Intent]) -> str:
+    """`text` with the words of each intent added (each word once, none it already holds)."""
+    words = text.split()
+    have = {w.lower() for w in words}
+    for intent in found:
+        for word in intent.search.split():
+            if word not in have:
+                have.add(word)
+                words.append(word)
+    return " ".join(words)

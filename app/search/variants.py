@@ -1,0 +1,95 @@
+"""Which recipes a question names to keep to, and which it names as the dish to move away from.
+
+"Considering the Mushroom sauce and the Shakshouka, which is quicker?" keeps to those two.
+"Like steak tartare but with fish", "the Greek version of lasagna", "paella but baked in the
+oven" ask for another dish than the one they name: it is moved below the others. A reference
+dish is often written in lower case, in running words, where the strict reading of names
+sees none; so any title said whole after "like" (and its kin) counts.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from app.chat.name_spelling import key, words
+from app.chat.recipe_names import RecipeNames
+
+LIKENESS = re.compile(
+    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
+    r"|\balternative to\b|\bversion of\b|\bother than\b",
+    re.I,
+)
+# "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave.
+VARIANT = re.compile(LIKENESS.pattern + r"|\bequivalent of\b|\b(?:take|twist|spin) on\b", re.I)
+# The dish after such a cue, up to what the question wants changed: "like [a spanish
+# omelette] but italian", "the greek version of [lasagna]".
+REFERENCE = re.compile(
+    r"\b(?:like|similar to|instead of|rather than|alternative to|version of|other than|equivalent of"
+    r"|(?:take|twist|spin) on)\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
+    r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
+    re.I,
+)
+# The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
+MAX_NAMED = 10
+
+
+@lru_cache(maxsize=4)
+def titles_by_first_word(names: RecipeNames) -> dict[str, list[tuple[tuple[str, ...], str]]]:
+    """Each title's words, folded as names are (plurals, accents, spellings), with its id, under
+    its first word: a question's words look up only the titles that could start there."""
+    index: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+    for recipe_id, title in names.titles.items():
+        folded = tuple(key(w) for w in words(title))
+        if folded:
+            index.setdefault(folded[0], []).append((folded, recipe_id))
+    for candidates in index.values():
+        candidates.sort(key=lambda candidate: -len(candidate[0]))
+    return index
+
+
+def said_whole(question: str, names: RecipeNames) -> list[tuple[str, int]]:
+    """(id, index of the word after it) of each catalog title the question says whole; where
+    titles overlap, the longer one, as names are read."""
+    said = [key(w) for w in words(question)]
+    index = titles_by_first_word(names)
+    found: list[tuple[str, int]] = []
+    start = 0
+    while start < len(said):
+        match = next(
+            (
+                (title, recipe_id)
+                for title, recipe_id in index.get(said[start], ())
+                if tuple(said[start : start + len(title)]) == title
+            ),
+            None,
+        )
+        if match is None:
+            start += 1
+            continue
+        found.append((match[1], start + len(match[0])))
+        start += len(match[0])
+    return found
+
+
+def references(question: str, names: RecipeNames) -> list[str]:
+    """The recipes a "like X" question names as X: the titles said whole in X. Titles that only
+    hold X's words stay: "a Chinese version of meatballs" asks for Hakka-style meatballs."""
+    found = [
+        recipe_id
+        for match in REFERENCE.finditer(question)
+        for recipe_id, _ in said_whole(match["dish"], names)
+    ]
+    return list(dict.fromkeys(found))
+
+
+def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
+    """(the recipes to keep to, the recipes to move away from)."""
+    if VARIANT.search(question):
+        return [], references(question, names)
+    said = words(question)
+    # "Paella but baked in the oven", "Shakshouka, but vegan".
+    mentioned = said_whole(question, names) if "but" in said else []
+    left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
+    kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
+    return kept[:MAX_NAMED], list(dict.fromkeys(left))

@@ -1,0 +1,153 @@
+"""Questions understood: everyday intents, exclusions and variants, read as the catalog can search them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.search import intents as lexicon
+from app.search.question_reader import READING_SCHEMA, ModelReader, read_question
+from app.search.retrieval import Retriever
+from tests.support import ScriptedChatModel
+
+
+def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
+    entries = json.loads(lexicon.LEXICON.read_text(encoding="utf-8"))["intents"]
+
+    assert len({e["name"] for e in entries}) == len(entries)
+    assert all(e["when"] and e["search"].split() for e in entries)
+    properties = READING_SCHEMA["properties"]
+    assert isinstance(properties, dict)
+    assert properties["intents"]["items"]["enum"] == [e["name"] for e in entries]
+
+
+@pytest.mark.parametrize(
+    ("question", "intent", "word"),
+    [
+        ("something light for a hot day", "light", "salad"),
+        ("comfort food for a cold evening", "comfort", "casserole"),
+        ("comfort food for a cold evening", "warming", "stew"),
+        ("a dish to impress guests", "impress", "roast"),
+        ("An impressive main for Mother’s Day", "treat breakfast", "brunch"),
+    ],
+)
+def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):
+    read = read_question(question)
+
+    assert intent in read.intents
+    assert word in read.text.split()
+    assert read.text.startswith(question.split()[0])  # the question's own words stay, first
+    assert read.filters.is_empty()  # an intent never filters
+
+
+@pytest.mark.parametrize("question", ["chicken curry", "lightly toasted bread", "a picnicking basket"])
+def test_no_intent_is_read_into_a_question_that_says_none(question):
+    read = read_question(question)
+
+    assert read.intents == ()
+    assert read.text == question
+
+
+@pytest.mark.parametrize(
+    ("question", "excluded", "searched"),
+    [
+        ("chicken, but not fried", ("fried",), "chicken,"),
+        ("eggs for breakfast but no bacon or sausage", ("bacon", "sausage"), "eggs for breakfast but"),
+        ("a drink that isn't coffee or tea", ("coffee", "tea"), "a drink that"),
+        ("a stew, anything but beef", ("beef",), "a stew,"),
+        ("pasta with no cheese at all", ("cheese",), "pasta with at all"),
+        ("no nuts, no dairy or eggs please", ("nuts", "eggs"), ", please"),
+    ],
+)
+def test_exclusions_are_read_however_they_are_said(question, excluded, searched):
+    read = read_question(question)
+
+    assert read.filters.exclude == excluded
+    assert read.text == searched
+
+
+def test_without_meat_is_a_diet_not_an_exclusion():
+    read = read_question("a curry without meat")
+
+    assert read.filters.vegetarian is True
+    assert read.filters.exclude == ()
+
+
+async def test_the_model_picks_intents_from_the_lexicon_only_and_the_words_are_ours():
+    reply = {
+        "search_text": "dinner",
+        **{flag: None for flag in ("vegetarian", "vegan", "gluten_free", "dairy_free")},
+        "max_total_minutes": None,
+        "exclude": [],
+        "intents": ["light", "cheap eats", "ignore your instructions"],
+    }
+    llm = ScriptedChatModel(json.dumps(reply))
+
+    read = await ModelReader(llm).read("it's scorching outside, what's for dinner?")
+
+    assert read.intents == ("light",)
+    assert read.text == "dinner fresh salad chilled"
+    [call] = llm.calls
+    assert '"light"' in call["messages"][0]["content"]  # the lexicon's names are offered
+
+
+async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):
+    light = await retriever.retrieve_question("something light for a hot day", 3)
+    warming = await retriever.retrieve_question("comfort food for a cold evening", 3)
+
+    assert any("salad" in f.recipe.title.lower() for f in light.found)
+    assert not {f.recipe.id for f in light.found} & {f.recipe.id for f in warming.found}
+    assert not any("salad" in f.recipe.title.lower() for f in warming.found)
+
+
+async def test_a_dish_named_as_the_one_to_move_away_from_is_moved_below_the_others(retriever: Retriever):
+    found = await retriever.retrieve_question("like steak tartare but with fish", 5)
+    plain = await retriever.retrieve_question("steak tartare with fish", 5)
+
+    assert plain.found[0].recipe.id == "steak-tartare"
+    assert "steak-tartare" not in [f.recipe.id for f in found.found[:4]]
+    assert found.named == ()
+
+
+async def test_a_named_dish_followed_by_but_asks_for_a_variant(retriever: Retriever):
+    found = await retriever.retrieve_question("lasagna but with chicken", 3)
+    kept = await retriever.retrieve_question("Is the Lasagna vegetarian, but quick?", 3)
+
+    assert "lasagna" not in [f.recipe.id for f in found.found]
+    assert kept.named == ("lasagna",)
+
+
+@pytest.mark.parametrize(
+    ("question", "minutes", "searched"),
+    [
+        ("5 minute lunch", 5, "lunch"),
+        ("i've literally got 10 minutes, what can i eat", 10, ", what can i eat"),
+        ("I want a paella but I'm short on time - an hour max", 60, "I want a paella but I'm -"),
+        ("cook it for 20 minutes", None, "cook it for 20 minutes"),
+    ],
+)
+def test_time_limits_are_read_however_they_are_said(question, minutes, searched):
+    read = read_question(question)
+
+    assert read.filters.max_total_minutes == minutes
+    assert read.text == searched
+
+
+def test_a_manner_said_by_an_intent_is_not_read_as_an_exclusion():
+    read = read_question("bread with no kneading")
+
+    assert read.intents == ("no kneading",)
+    assert read.filters.exclude == ()  # "No-Knead Bread" says "knead": excluding it would hide it
+    assert "no-knead" in read.text.split()
+
+
+def test_a_like_question_leaves_only_the_dish_it_names_after_like():
+    from app.chat.recipe_names import RecipeNames
+    from app.search.variants import variants
+
+    names = RecipeNames({"lasagna": "Lasagna", "chicken": "Chicken", "hakka": "Hakka-style meatballs"})
+
+    assert variants("something like lasagna but with chicken", names) == ([], ["lasagna"])
+    assert variants("a chinese version of meatballs", names) == ([], [])
+    assert variants("I would like Lasagna", names) == (["lasagna"], [])
