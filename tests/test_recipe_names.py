@@ -175,3 +175,12 @@ def test_ordinals_count_dishes_in_the_order_the_list_writes_them():
     )
 
     assert list(names.in_conversation(turn)) == ["creme-brulee", "pavlova", "lavacake", "apple-pie"]
+
+
+def test_a_turn_read_again_in_another_conversation_is_settled_by_that_conversation():
+    names = RecipeNames({"chicken-tikka": "Chicken Tikka Masala", "paneer-tikka": "Paneer Tikka Masala"})
+    turn = "The tikka masala would be perfect."
+
+    assert list(names.in_conversation(turn, "Something with chicken?")) == ["chicken-tikka"]
+    assert list(names.in_conversation(turn, "Something with paneer?")) == ["paneer-tikka"]
+    assert list(names.in_conversation(turn, "Something with chicken?")) == ["chicken-tikka"]

@@ -20,6 +20,25 @@ SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
 
 
+TURNS_KEPT = 4096
+
+
+class _Context:
+    """The words around a text, read only if a short name needs them to be settled."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._keys: set[str] | None = None
+        self.used = False
+
+    @property
+    def keys(self) -> set[str]:
+        self.used = True
+        if self._keys is None:
+            self._keys = {key(w) for w in words(self._text)}
+        return self._keys
+
+
 @dataclass(frozen=True)
 class Mention:
     """A recipe named in a text, at word positions [start, end)."""
@@ -69,6 +88,7 @@ class RecipeNames:
                 self._with_key.setdefault(k, []).append(alias_keys)
         self._longest = max((len(a) for a in self._aliases), default=0)
         self._listed = ListedDishes(titles)
+        self._turns: dict[str, dict[str, int]] = {}
         self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
@@ -98,7 +118,9 @@ class RecipeNames:
         is the one whose other words `context` holds ("chicken"), if only one does. A user's
         question is read strictly: "the chocolate sweet" names no "Banana Muffins with
         Chocolate"."""
-        around = {key(w) for w in words(context)}
+        return self._mentions(text, _Context(context), loose=loose)
+
+    def _mentions(self, text: str, around: _Context, *, loose: bool) -> list[Mention]:
         tokens = list(re.finditer(r"[^\W_]+", text))
         folded = [words(t.group()) for t in tokens]
         keys = [self._keys(f[0]) if f else set() for f in folded]
@@ -120,7 +142,7 @@ class RecipeNames:
         return found
 
     def _short_name(
-        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, around: set[str]
+        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, around: _Context
     ) -> Mention | None:
         """A title by the words it ends with, after "the": "the goulash", "the tikka masala"
         (settled by `around`, "chicken")."""
@@ -137,9 +159,9 @@ class RecipeNames:
                 for alias in self._heads.get(head, ())
                 if len(alias) > length and all(options & set(alias) for options in span)
             }
-            if len(ids) > 1 and around:
+            if len(ids) > 1 and around.keys:
                 spoken = set().union(*span)
-                ids = {i for i in ids if ({key(w) for w in words(self.titles[i])} - spoken) & around}
+                ids = {i for i in ids if ({key(w) for w in words(self.titles[i])} - spoken) & around.keys}
             if len(ids) == 1:
                 return Mention(ids.pop(), start, start + length)
         return None
@@ -194,20 +216,29 @@ class RecipeNames:
         each, in order: as `named` finds them, and as the dish that opens a list item or
         clause ("- banana pancakes, 20 minutes", "choc chip cookies, classic oatmeal cookies,
         …"), where assistants name dishes loosely."""
+        if (places := self._turns.get(text)) is not None:
+            return places
+        around = _Context(context)
         tokens = list(re.finditer(r"[^\W_]+", text))
         spans = [
             (tokens[m.start].start(), tokens[m.end - 1].end(), m.id)
-            for m in self.mentions(text, context, loose=True)
+            for m in self._mentions(text, around, loose=True)
         ]
         found = [(start, i) for start, _, i in spans]
         # Words of a title already found are not the opening of another dish.
         found += [
             (at, i) for at, i in self._listed.leading(text) if not any(s <= at < e for s, e, _ in spans)
         ]
-        places: dict[str, int] = {}
+        places = {}
         for at, i in sorted(found):
             places.setdefault(i, at)
-        return places
+        # Every turn of a conversation is read again at each follow-up: a turn read without
+        # its context is remembered (a bounded number of them, per catalog).
+        if not around.used:
+            if len(self._turns) >= TURNS_KEPT:
+                self._turns.clear()
+            self._turns[text] = places
+        return dict(places)
 
     def position(self, text: str, recipe_id: str) -> int:
         """Where (a character offset) `text` first names the recipe, by the first of its
