@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from app.chat.name_spelling import FUZZY_LENGTH, aliases, key, one_slip, words
+from app.chat.name_spelling import FUZZY_LENGTH, alias_index, key, one_slip, words
 
 # Where a chat turn's list items and clauses begin, and what may open one before the dish.
 CLAUSE = re.compile(r"[^\n•;,:.!?()–—]+")
@@ -84,10 +84,7 @@ class ListedDishes:
 
     def __init__(self, titles: Mapping[str, str]) -> None:
         self.titles = dict(titles)
-        self._aliases: dict[tuple[str, ...], str] = {}
-        for recipe_id, title in sorted(self.titles.items()):
-            for alias in aliases(title):
-                self._aliases.setdefault(tuple(alias), recipe_id)
+        self._aliases = alias_index(self.titles)
         owners: dict[str, set[str]] = {}
         for alias_keys, recipe_id in self._aliases.items():
             for k in alias_keys:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 # Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
 # meets "shakshouka". Applied in order, after accents are gone.
@@ -64,3 +65,13 @@ def aliases(title: str) -> list[list[str]]:
         if keys and keys not in found and (index < 2 or len(keys) >= 2):
             found.append(keys)
     return found
+
+
+def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:
+    """Every alias of every title (a tuple of word keys) → its recipe id; the first id, in id
+    order, wins for twin titles."""
+    index: dict[tuple[str, ...], str] = {}
+    for recipe_id, title in sorted(titles.items()):
+        for alias in aliases(title):
+            index.setdefault(tuple(alias), recipe_id)
+    return index

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.chat.listed_dishes import FILLER, ListedDishes
-from app.chat.name_spelling import FUZZY_LENGTH, aliases, deletions, key, one_slip, words
+from app.chat.name_spelling import FUZZY_LENGTH, alias_index, aliases, deletions, key, one_slip, words
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
@@ -53,11 +53,8 @@ class RecipeNames:
 
     def __init__(self, titles: Mapping[str, str]) -> None:
         self.titles = dict(titles)
-        # alias (a tuple of word keys) → recipe id; the first id wins for twin titles.
-        self._aliases: dict[tuple[str, ...], str] = {}
-        for recipe_id, title in sorted(self.titles.items()):
-            for alias in aliases(title):
-                self._aliases.setdefault(tuple(alias), recipe_id)
+        # alias (a tuple of word keys) → recipe id.
+        self._aliases = alias_index(self.titles)
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
         # the one title that ends so, but "the table" is no "Sourdough Table Loaf".
         self._heads: dict[str, list[tuple[str, ...]]] = {}
