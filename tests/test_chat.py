@@ -227,6 +227,26 @@ def test_on_the_embedded_default_the_recipes_data_answers_with_no_model_call(
     assert llm.stream_calls == []
 
 
+def test_the_data_lists_what_each_named_recipe_needs_in_the_order_asked(client, llm, data_writes):
+    question = "What do I need for the Mushroom Stroganov and the Mushroom sauce?"
+
+    answer = post(client, question, []).json()["answer"]
+
+    assert answer.index("For Mushroom Stroganov you need:") < answer.index("For Mushroom sauce you need:")
+
+
+def test_recipes_without_a_time_are_said_so_in_the_plural(client, llm, data_writes):
+    question = (
+        "Of the Brigadeiro, the Mazurek and the Grands-pères au sirop d'érable (Maple Dumplings),"
+        " which is the quickest?"
+    )
+
+    answer = post(client, question, []).json()["answer"]
+
+    [untimed] = [sentence for sentence in answer.split(". ") if "do not give their times" in sentence]
+    assert {"Brigadeiro", "Mazurek"} <= set(untimed.replace(" and ", " ").split())
+
+
 def test_a_cloud_model_answers_those_too(client, llm, cloud):
     llm.streams.append(say("Mushroom Stroganov [mushroom-stragonov] is quickest, at 30 min."))
 

@@ -348,3 +348,14 @@ def test_the_question_asked_again_agrees_with_how_many_recipes_it_is_about():
 
 def test_a_pointer_after_a_question_about_no_recipe_is_resolved_as_usual():
     assert resolve("and the second one?", *VEGETARIAN).question == "And the Shakshouka?"
+
+
+def test_a_title_with_a_parenthesis_is_swapped_whole_when_the_question_is_asked_again():
+    turns = (
+        "Something sweet?",
+        "The Brigadeiro, the Mazurek or the Grands-pères au sirop d'érable (Maple Dumplings).",
+        "What do I need for the last one?",
+        "For the Grands-pères au sirop d'érable (Maple Dumplings) you need flour and maple syrup.",
+    )
+
+    assert resolve("and the others?", *turns).question == "What do I need for the Brigadeiro and the Mazurek?"

@@ -209,7 +209,8 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             text += " " + join(others)[0].upper() + join(others)[1:] + "."
         untimed = [r for r in recipes if r.total_minutes is None]
         if untimed:
-            text += f" {join([cite(r) for r in untimed])} does not give its time."
+            verb = "does not give its time" if len(untimed) == 1 else "do not give their times"
+            text += f" {join([cite(r) for r in untimed])} {verb}."
         return Composed(text, "time")
     most, fewest = MOST.search(question), FEWEST.search(question)
     if most or fewest:
@@ -303,6 +304,11 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = named_in(question, recipes)
     if not targets:
         return None
-    recipe = targets[0]
-    listed = "\n".join(f"- {line}" for line in recipe.ingredients)
-    return Composed(f"For {cite(recipe)} you need:\n{listed}", "ingredients")
+    # Each recipe the question names, in the order it names them.
+    lowered = question.lower()
+    targets = sorted(targets, key=lambda r: lowered.find(r.title.lower()))
+    parts = []
+    for recipe in targets:
+        listed = "\n".join(f"- {line}" for line in recipe.ingredients)
+        parts.append(f"For {cite(recipe)} you need:\n{listed}")
+    return Composed("\n\n".join(parts), "ingredients")

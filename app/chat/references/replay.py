@@ -58,6 +58,9 @@ def asked_again(
         return None
     tokens = list(re.finditer(r"[^\W_]+", question))
     start, end = tokens[found[0].start].start(), tokens[found[-1].end - 1].end()
+    # A title's words end before its closing parenthesis: "… (Maple Dumplings)" keeps none.
+    if question[start:end].count("(") > question[start:end].count(")"):
+        end = question.index(")", end) + 1 if ")" in question[end:] else end
     before = re.sub(r"\bthe\s*$", "", question[:start], flags=re.I)
     if len(titles) > 1:
         # "How long does the Shakshouka take?" → "How long do the A and the B take?"
