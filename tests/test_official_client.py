@@ -10,17 +10,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 
 from app.chat.answer_guard import Named
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
-from tests.support import ROOT, ScriptedChatModel, free_port
+from tests.support import ROOT, ScriptedChatModel, served
 
 NODE = shutil.which("node")
 TEST = ROOT / "tests" / "node" / "official_client.test.mjs"
@@ -39,17 +36,8 @@ def api(data_writes: None, retriever: Retriever, named: Named) -> Iterator[str]:
 
     model = ScriptedChatModel()
     use_services(Services(llm=model, retriever=retriever, named=named))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the local host did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}/api/chat"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with served(create_app()) as base:
+        yield f"{base}/api/chat"
     use_services(None)
     assert model.calls == [] and model.stream_calls == []
 

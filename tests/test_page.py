@@ -19,7 +19,6 @@ import re
 import shutil
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,7 @@ from starlette.routing import Route
 from app.recipes import Recipe, read_catalog
 from app.settings import Settings
 from tests.readers import recipe_ids_in_prompt
-from tests.support import ROOT, SWA, free_port, start, stop, wait_until_up
+from tests.support import ROOT, SWA, free_port, served, start, stop, wait_until_up
 
 # The page in chromium, served by the SWA CLI as `make run` does.
 pytestmark = [pytest.mark.browser, pytest.mark.swa]
@@ -180,22 +179,11 @@ class ScriptedLLM:
 @pytest.fixture(scope="module")
 def model_server() -> Iterator[tuple[ScriptedLLM, str]]:
     """The scripted model's server, for the whole module; `scripted` gives each test it afresh."""
-    import uvicorn
-
     model = ScriptedLLM()
     app = Starlette(routes=[Route("/v1/chat/completions", model.completions, methods=["POST"])])
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    while not server.started:
-        if not thread.is_alive():
-            pytest.fail("the scripted LLM server did not start")
-        time.sleep(0.05)
-    yield model, f"http://127.0.0.1:{port}/v1"
-    model.reset()
-    server.should_exit = True
-    thread.join(timeout=10)
+    with served(app) as base:
+        yield model, f"{base}/v1"
+        model.reset()
 
 
 @pytest.fixture

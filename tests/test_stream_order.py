@@ -9,18 +9,16 @@ stream back would leave the test waiting for that line, and the read would time 
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
 from app.search.retrieval import Retriever
 from app.services import Services, use_services
 from tests.readers import answer_text, json_lines, server_sent_events
-from tests.support import GATE_GUARD_SECONDS, ScriptedChatModel, free_port
+from tests.support import GATE_GUARD_SECONDS, ScriptedChatModel, served
 
 # Shorter than the model's own guard, so that a held-back stream fails here, clearly.
 READ_TIMEOUT = GATE_GUARD_SECONDS - 10
@@ -39,17 +37,8 @@ def api(model: ScriptedChatModel, retriever: Retriever) -> Iterator[str]:
     from local_host import create_app
 
     use_services(Services(llm=model, retriever=retriever))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the local host did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with served(create_app()) as base:
+        yield base
     use_services(None)
 
 
