@@ -359,3 +359,119 @@ def test_a_title_with_a_parenthesis_is_swapped_whole_when_the_question_is_asked_
     )
 
     assert resolve("and the others?", *turns).question == "What do I need for the Brigadeiro and the Mazurek?"
+
+
+# Found by studying held-out follow-ups: each case is a conversation of its own.
+
+
+def test_a_title_the_user_writes_in_full_is_not_read_as_a_description():
+    resolved = resolve("How long does the Lithuanian Cold Borscht take?", *VEGETARIAN)
+
+    assert resolved.question == "How long does the Lithuanian Cold Borscht take?"
+
+
+def test_an_ingredient_of_the_recipe_in_focus_is_not_a_recipe():
+    turns = ("Anything Filipino?", "There's Kalderetang Manok, a chicken stew with liver spread and cheese.")
+
+    assert resolve("what can I use instead of the liver spread in it?", *turns).question == (
+        "What can I use instead of the liver spread in the Kalderetang Manok?"
+    )
+
+
+def test_an_ingredient_of_the_recipe_discussed_names_no_other_recipe():
+    turns = (
+        "quick dinners?",
+        "- **Okonomiyaki**, 20 min\n- **Korv Stroganoff**, 25 min\n- **Egg Roll in a Bowl**, 25 min",
+        "tell me more about the japanese pancake",
+        "Okonomiyaki's batter is flour, egg and water, with shredded cabbage.",
+    )
+
+    assert resolve("does it need special equipment?", *turns).recipe_ids == ["okonomiyaki"]
+
+
+def test_one_in_a_pointer_names_no_recipe_with_one_in_its_title():
+    turns = (
+        "pasta bakes?",
+        "1. **Smoked Salmon Pasta Primavera**\n2. **One-Pot Chicken Tetrazzini**\n3. **Cheesy Pasta Bake**",
+    )
+
+    resolved = resolve("anything but the fish one. which is quickest?", *turns)
+
+    assert resolved.recipe_ids == ["one-pot-chicken-tetrazzini", "cheesy-pasta-bake"]
+
+
+@pytest.mark.parametrize(
+    ("message", "picked"), [("no. 2, what do I need?", "shakshouka"), ("#3 pls", "spanish-tortilla")]
+)
+def test_a_numbered_pick_is_an_ordinal(message, picked):
+    assert resolve(message, *VEGETARIAN).recipe_ids == [picked]
+
+
+def test_a_dish_the_user_named_lower_case_is_in_focus():
+    turns = ("what is tajine maadnous?", "A Tunisian baked egg dish with chicken and parsley.")
+
+    assert resolve("can I make it the day before?", *turns).question == (
+        "Can I make the Tajine Maadnous the day before?"
+    )
+
+
+def test_a_title_is_known_by_its_head_before_a_comma():
+    turns = ("something austrian?", "Try Schinkenfleckerl überbacken: pasta baked with ham.")
+
+    assert resolve("could I do this with bacon?", *turns).recipe_ids == ["schinkenfleckerl-gratinated"]
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "question"),
+    [
+        (  # a remark after the question stays after it
+            "any with chicken? she loves chicken",
+            ("gluten free dinner ideas for my coeliac friend?", "The Valencian Paella."),
+            "What about gluten-free recipes with chicken? she loves chicken",
+        ),
+        (  # "w" is "with"; "off dairy" is a diet
+            "something w lentils?",
+            ("I'm off dairy for a while, soups please", "The Miso-soup or the Gypsy Soup."),
+            "What about dairy-free soups with lentils?",
+        ),
+        (
+            "pasta i guess",
+            ("my son is lactose intolerant", "Noted. What kind of dish?"),
+            "What about dairy-free pasta i guess?",
+        ),
+        (
+            "any soups",
+            ("I'm vegetarian and can't spend more than 45 minutes cooking", "The Shakshouka."),
+            "Any vegetarian soups, ready in under 45 minutes?",
+        ),
+        (  # a cuisine keeps its capital; a lead of thanks is no part of the question
+            "cool, any veggie options?",
+            ("mexican food night, mains?", "The Slow-cooked Pork Carnitas or the Chimichanga."),
+            "Any veggie Mexican recipes?",
+        ),
+    ],
+)
+def test_more_elliptical_follow_ups_keep_what_the_user_asked_for(message, turns, question):
+    assert resolve(message, *turns).question == question
+
+
+def test_a_dish_asked_for_by_its_name_inherits_nothing():
+    turns = ("something warm to drink?", "The Indian Tea or the Assam Tea.")
+
+    resolved = resolve("do you have a kombucha recipe", *turns)
+
+    assert resolved.question == "do you have a kombucha recipe"
+    assert resolved.carried == []
+
+
+def test_asking_again_drops_the_pointer_word_after_a_title():
+    turns = (
+        "broccoli stir fry?",
+        "1. **Beef and Broccoli**\n2. **Hoisin Tofu and Broccoli**\n3. **Tofu and Cashew Chow Mein**",
+        "is the hoisin tofu one vegan?",
+        "Yes, the Hoisin Tofu and Broccoli is vegan.",
+    )
+
+    assert resolve("and the others?", *turns).question == (
+        "Are the Beef and Broccoli and the Tofu and Cashew Chow Mein vegan?"
+    )

@@ -56,6 +56,8 @@ def aliases(title: str) -> list[list[str]]:
     forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
     forms += re.findall(r"\(([^)]*)\)", title)
     forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
+    # A title's head before a comma: "Schinkenfleckerl überbacken, Viennese Mac'n'Cheese".
+    forms += [forms[1].split(",")[0]] if "," in forms[1] else []
     # "&" and "and" are written either way: "Chorizo and Chickpea Soup", "chicken, tomato & spinach curry".
     forms += [re.sub(r"\s*&\s*", " and ", f) for f in forms if "&" in f]
     forms += [re.sub(r"\band\b", " ", f, flags=re.I) for f in forms if re.search(r"\band\b", f, re.I)]

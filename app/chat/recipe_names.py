@@ -17,10 +17,13 @@ from app.chat.name_spelling import FUZZY_LENGTH, alias_index, aliases, deletions
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
-LEADS = frozenset({"the", "try", "or", "a", "an", "make", "about", "some"})
+LEADS = frozenset(
+    {"the", "try", "or", "a", "an", "make", "cook", "about", "some", "is", "called", "like", "want"}
+)
 
 
 TURNS_KEPT = 4096
+POINTERS = frozenset({key("one"), key("ones"), key("other"), key("others")})
 
 
 class _Context:
@@ -259,7 +262,8 @@ class RecipeNames:
         ids = list(ids)
         taken = {key(w) for i in found for w in words(self.titles[i])}
         said = {key(w) for w in words(text)} - taken
-        title_words = {i: {key(w) for w in words(self.titles[i]) if len(w) > 2} for i in ids}
+        # "one" points ("the fish one"); it names no "One-Pot Chicken Tetrazzini".
+        title_words = {i: {key(w) for w in words(self.titles[i]) if len(w) > 2} - POINTERS for i in ids}
         named = []
         for i in ids:
             others = set().union(*(title_words[o] for o in ids if o != i))

@@ -42,7 +42,8 @@ UNIT = r"(?P<unit>minutes?|mins?|hours?|hrs?|h)\b"
 TIME_LIMITS = [
     # "under 30 minutes", "in half an hour", "within 2 hours"
     re.compile(
-        rf"\b(?:under|less than|within|in|at most|no more than|max(?:imum)?|below|up to)\s+"
+        rf"\b(?:under|less than|within|in|at most|no more than|max(?:imum)?|below|up to"
+        rf"|(?:can't|cannot|can not|don't want to|won't) (?:spend|take|cook(?: for)?) (?:more than|over))\s+"
         rf"(?:an?\s+)?{AMOUNT}?\s*{UNIT}",
         re.I,
     ),

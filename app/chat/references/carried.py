@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.phrasing import finish, lower_first
@@ -30,10 +30,12 @@ from app.http.bodies import Message
 from app.search.filters import DIET_FLAGS
 from app.search.question_reader import read_question
 
-# "can't have gluten or dairy", "doesn't eat any animal products": diets said as refusals.
+# "can't have gluten or dairy", "doesn't eat any animal products", "off dairy", "lactose
+# intolerant": diets said as refusals.
 REFUSAL = re.compile(
-    r"\b(?:can't|cannot|can not|don't|doesn't|do not|does not|won't|no longer|never)\s+"
-    r"(?:have|eat|eats|do|tolerate|digest|touch)\s+(?P<what>[a-z ,/-]{2,60})",
+    r"\b(?:(?:can't|cannot|can not|don't|doesn't|do not|does not|won't|no longer|never)\s+"
+    r"(?:have|eat|eats|do|tolerate|digest|touch)|off|avoiding|avoids?|nothing with|allergic to)"
+    r"\s+(?P<what>[a-z ,/-]{2,60})|\b(?P<intolerant>lactose|gluten|dairy|wheat)[- ]intoleran",
     re.I,
 )
 REFUSED = {"gluten": "gluten-free", "wheat": "gluten-free", "dairy": "dairy-free", "lactose": "dairy-free"}
@@ -43,7 +45,7 @@ REFUSED |= {"milk": "dairy-free", "meat": "vegetarian", "animal": "vegan"}
 def refused_diets(text: str) -> list[str]:
     found = []
     for match in REFUSAL.finditer(text):
-        said = re.split(r"[.;!?]| but ", match["what"].lower())[0]
+        said = re.split(r"[.;!?]| but ", (match["what"] or match["intolerant"]).lower())[0]
         found += [diet for word, diet in REFUSED.items() if re.search(rf"\b{word}", said)]
     return list(dict.fromkeys(found))
 
@@ -80,8 +82,30 @@ def constraints(texts: Sequence[str]) -> Constraints:
     return found
 
 
+# "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
+ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
+GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
+# The question, and what follows it ("any with chicken? she loves chicken").
+REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
+
+
+def one_dish(message: str) -> bool:
+    match = ONE_DISH.search(message)
+    kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
+    return match is not None and any(w not in kinds for w in match["what"].lower().split())
+
+
 def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
     """An elliptical follow-up inherits what the user asked for earlier."""
+    if (remarked := REMARK.match(message.strip())) is not None:
+        resolved = carry_over(remarked["question"], history, names)
+        if resolved is None:
+            return None
+        return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
+    # "w lentils", "w/ rice": the abbreviation, written out.
+    message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
+    if one_dish(message):
+        return None  # a dish by its name ("do you have a kombucha recipe"): nothing to inherit
     definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
     if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message) or definite:
         return None  # a reference to recipes the catalog does not know: nothing to ground
@@ -141,10 +165,13 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
+        body = re.sub(r"^(?:any|some)\s+(?=with(?:out)?\b)", "", body, flags=re.I)
         joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
         body = f"{head} {joined}{body}"
     if not re.match(r"^(?:what|how|is|are|any|do|does|can)\b", body, re.I):
-        body = f"What about {lower_first(body)}"
+        # A cuisine put first keeps its capital: "What about Mexican recipes with …".
+        first = body.split(" ", 1)[0].lower()
+        body = f"What about {body if first in CUISINES else lower_first(body)}"
     tail = [f"without {e}" for e in inherited.exclude]
     if inherited.minutes is not None:
         tail.append(f"ready in under {inherited.minutes} minutes")

@@ -24,7 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.chat.name_spelling import words
+from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import carry_over
 from app.chat.references.descriptions import described, matches
@@ -130,8 +130,13 @@ class Resolver:
         """The conversation's recipes that `text` names: `found` (with where), as the catalog
         reads it, and those it names in passing among the conversation's recipes."""
         places = dict(found)
+        # "flour, egg, water" about the Okonomiyaki names no "Egg Roll in a Bowl": a word the
+        # named recipes' ingredients use is theirs.
+        used = {key(w) for i in found for line in self.recipes[i].ingredients for w in words(line)}
+        said = {key(w) for w in words(text)}
         for i in self.names.among(text, self._named, found):
-            places.setdefault(i, self.names.position(text, i))
+            if {key(w) for w in words(self.recipes[i].title) if len(w) > 2} & said - used:
+                places.setdefault(i, self.names.position(text, i))
         # In the order the text names them, which ordinals count by.
         return sorted(places, key=places.__getitem__)
 
@@ -241,11 +246,16 @@ class Resolver:
             ):
                 # "Which is the quickest to cook?" ranks the set; "the quicker one" names one.
                 continue
-            if not re.search(r"\bones?$", match.group(0), re.I) and self.names.named(match.group(0)):
-                continue  # a title in full: nothing to resolve
+            if not re.search(r"\bones?$", match.group(0), re.I) and self._names_within(message, match):
+                continue  # a title, in full or begun here ("the Lithuanian Cold Borscht")
             picked = described(what, offered)
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
                 continue
+            if (
+                not re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
+                and matches(what, picked[0]) < 2
+            ):
+                continue  # "the liver spread in it" is an ingredient; "the soup" is a dish
             if re.match(r"^\s*which\b", SET_LEAD.sub("", message.strip()), re.I):
                 # "Which is the vegan one?" asks to choose among the set: keep them all.
                 return Resolution(
@@ -256,6 +266,12 @@ class Resolver:
             replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         return None
+
+    def _names_within(self, message: str, match: re.Match[str]) -> bool:
+        """Whether a recipe the message names by its title overlaps `match`."""
+        first = len(re.findall(r"[^\W_]+", message[: match.start()]))
+        last = first + len(re.findall(r"[^\W_]+", match.group(0)))
+        return any(m.start < last and m.end > first for m in self.names.mentions(message))
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
         match = FOCUS.search(message)

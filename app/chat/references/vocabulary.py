@@ -17,7 +17,7 @@ ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
 COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
 ORDINAL = re.compile(
     rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?:\s+(?P<count>two|three|2|3))?"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|\b(?:number|option|#)\s*(?P<number>[1-5])\b",
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|(?:\b(?:number|option|no\.|nr\.?|num)|#)\s*(?P<number>[1-9])\b",
     re.I,
 )
 # "the one with chickpeas", "the one without meat".
@@ -26,12 +26,14 @@ ONE_WITH = re.compile(
 )
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
-    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?)(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)", re.I
+    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
+    r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
+    re.I,
 )
 FOCUS = re.compile(
     r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
-    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake ))"
+    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo ))"
     r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
     r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
@@ -66,7 +68,7 @@ OTHERS = re.compile(
 )
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
-    r"|do you have)\b[,\s]*)+",
+    r"|do you have|cool|nice|great|thanks|thank you|yes|yeah|sure|right|alright)\b[,!.\s]*)+",
     re.I,
 )
 ELLIPTICAL = re.compile(
@@ -79,7 +81,7 @@ FULL_QUESTION = re.compile(
 )
 SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|instead)\W*$", re.I)
 ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
-HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?)\b", re.I)
+HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?|options?)\b", re.I)
 
 CUISINES = frozenset(
     [
