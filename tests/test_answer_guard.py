@@ -88,7 +88,7 @@ def test_the_data_answers_which_is_quickest_serves_most_and_has_no_cheese():
     )
     no_cheese = compose("Which has no cheese?", recipes).text
     assert no_cheese.startswith("Without cheese: Mushroom Soup [mushroom-soup] and Onion Tart [onion-tart].")
-    assert "Mushroom Risotto [mushroom-risotto] has 50g parmesan cheese." in no_cheese
+    assert "Mushroom Risotto [mushroom-risotto] has cheese: 50g parmesan cheese." in no_cheese
 
 
 def test_the_data_answers_about_one_named_recipe():
@@ -112,3 +112,16 @@ def test_no_recipe_found_is_said_plainly():
 
 def test_key_ingredients_drop_amounts_and_units():
     assert key_ingredients(SOUP) == ["garlic", "mushrooms"]
+
+
+def test_the_data_reads_how_hot_a_dish_is_from_its_ingredients():
+    chili = Recipe(id="chili", title="Chili", ingredients=["1 tsp cayenne"], steps=["Cook."])
+    mild = Recipe(id="mild", title="Mild Stew", ingredients=["2 carrots"], steps=["Stew."])
+
+    assert compose("Which is the least spicy?", [chili, mild]).text == (
+        "By their ingredients, the mildest is Mild Stew [mild]: no chili or other hot ingredient."
+        " Chili [chili] has 1 tsp cayenne."
+    )
+    assert compose("Which is the spiciest?", [mild, chili]).text == (
+        "By their ingredients, the hottest is Chili [chili], with 1 tsp cayenne."
+    )

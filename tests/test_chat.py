@@ -215,6 +215,9 @@ def test_a_busy_embedded_model_means_an_answer_from_the_data(client, llm):
             "Mushroom Stroganov takes 30 min in all (prep 10 min, cook 20 min).",
         ),
         ("What do I need for the Mushroom sauce?", "For Mushroom sauce you need:"),
+        ("How do I make the Mushroom Stroganov?", "To make Mushroom Stroganov (30 min in all"),
+        ("Can I make the Mushroom sauce without dairy?", "Mushroom sauce has dairy: "),
+        ("Is the Mushroom Stroganov spicy?", "Mushroom Stroganov has no chili or other hot ingredient."),
     ],
 )
 def test_on_the_embedded_default_the_recipes_data_answers_with_no_model_call(

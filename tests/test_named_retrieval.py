@@ -69,3 +69,10 @@ def test_a_recipe_named_as_a_likeness_is_not_kept_to(client):
 def test_a_question_is_read_strictly_for_names(client):
     # "the chocolate sweet" names no "Banana Muffins with Chocolate": the catalog is searched.
     assert len(retrieved(client, "the chocolate sweet every Brazilian birthday party has")) == 3
+
+
+def test_a_dish_to_go_with_a_named_recipe_is_another_dish(client):
+    found = retrieved(client, "Ok and a dessert to go with the Beef Stroganoff?")
+
+    assert found[0] != "beef-stroganoff"
+    assert not {"beef-stroganoff", "mushroom-stragonov"} & set(found[:2])

@@ -3,7 +3,8 @@ key ingredients.
 
 They are what the embedded default answers with wherever the data answers better than a
 135M model (measured by `make eval`: "which is quickest", "which has no cheese", "which
-serves most", "is X vegan", "what do I need for X", "how long does X take"), and what any
+serves most", "is X vegan", "what do I need for X", "how long does X take"; and "how do I
+make X", "which is the least spicy", read from its steps and ingredients), and what any
 model's reply falls back to when the answer guard refuses it. Every fact in them is read
 from a recipe, so they are grounded by construction. Recipes are cited by id in brackets,
 `Title [id]`, as the model is asked to: the protocol shows those as links, and the app's own
@@ -16,87 +17,25 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.chat.answer_cues import (
+    AMOUNT,
+    CATEGORIES,
+    DIETS,
+    FEWEST,
+    HEAT,
+    HOT,
+    HOW_LONG,
+    HOW_MANY,
+    INGREDIENTS,
+    METHOD,
+    MILDEST,
+    MOST,
+    QUICK,
+    SLOW,
+    WITHOUT,
+)
 from app.recipes import Recipe
 from app.search.text import stem
-
-# Leading amounts and units of an ingredient line ("~150g (1/3 lb) bacon cubes" → "bacon cubes").
-AMOUNT = re.compile(
-    r"^(?:[~≈]?\s*(?:\d+(?:[.,/]\d+)?|[¼½¾⅓⅔⅛])\s*(?:-\s*\d+(?:[.,/]\d+)?)?\s*"
-    r"(?:(?:g|kg|mg|ml|l|dl|cl|oz|lbs?|cups?|tbsp|tsp|tablespoons?|teaspoons?|cloves?|cans?|"
-    r"pinch(?:es)?|handfuls?|slices?|pieces?|sticks?|bunch(?:es)?|pounds?|ounces?|grams?|"
-    r"litres?|liters?|quarts?|pints?|gal|sprigs?|heads?|stalks?|jars?|packets?)\b)?\.?\s*|"
-    r"\([^)]*\)\s*|(?:a|an|some|few|of|large|small|medium)\s+)+",
-    re.IGNORECASE,
-)
-# What a question about "no cheese" or "without meat" also means.
-CATEGORIES: dict[str, tuple[str, ...]] = {
-    "cheese": (
-        "cheese",
-        "parmesan",
-        "cheddar",
-        "mozzarella",
-        "feta",
-        "ricotta",
-        "gruyere",
-        "gruyère",
-        "pecorino",
-        "halloumi",
-        "paneer",
-        "brie",
-        "mascarpone",
-        "emmental",
-        "gouda",
-        "comté",
-    ),
-    "meat": (
-        "beef",
-        "pork",
-        "chicken",
-        "lamb",
-        "bacon",
-        "ham",
-        "sausage",
-        "turkey",
-        "veal",
-        "mince",
-        "chorizo",
-        "prosciutto",
-        "duck",
-        "meat",
-    ),
-    "dairy": ("milk", "cream", "butter", "cheese", "yogurt", "yoghurt", "parmesan", "ghee"),
-    "nut": ("nut", "almond", "walnut", "peanut", "cashew", "pecan", "hazelnut", "pistachio"),
-    "fish": ("fish", "salmon", "tuna", "cod", "anchov", "shrimp", "prawn", "trout", "sardine"),
-    "egg": ("egg",),
-    "gluten": ("flour", "bread", "pasta", "wheat", "noodle", "couscous", "barley", "breadcrumb"),
-}
-DIETS = {
-    "vegan": "vegan",
-    "vegetarian": "vegetarian",
-    "veggie": "vegetarian",
-    "gluten-free": "gluten_free",
-    "gluten free": "gluten_free",
-    "dairy-free": "dairy_free",
-    "dairy free": "dairy_free",
-}
-QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less time)\b", re.I)
-SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)
-MOST = re.compile(
-    r"\b(serves? (?:the )?most|feeds? (?:the )?most|most (?:servings|people|portions)"
-    r"|biggest|largest|crowd)\b",
-    re.I,
-)
-FEWEST = re.compile(
-    r"\b(serves? (?:the )?fewest|serves? (?:the )?least|fewest (?:servings|people|portions)|smallest)\b", re.I
-)
-WITHOUT = re.compile(
-    r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
-    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+)?([a-z][a-z-]+)",
-    re.I,
-)
-INGREDIENTS = re.compile(r"\b(what do i need|ingredients?|what goes in|shopping list|need to buy)\b", re.I)
-HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
-HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -186,7 +125,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     """The answer the retrieved recipes' data gives to `question`."""
     if not recipes:
         return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
-    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _ranked):
+    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _method, _heat, _ranked):
         if (composed := kind(question, recipes)) is not None:
             return composed
     listed = "\n".join(f"- {describe(r)}" for r in recipes)
@@ -236,10 +175,15 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     word = match.group(1).lower()
     free = [r for r in recipes if not contains(r, word)]
     having = [r for r in recipes if contains(r, word)]
-    text = f"Without {word}: {join([cite(r) for r in free])}." if free else f"All of them have {word}."
+    if free:
+        text = f"Without {word}: {join([cite(r) for r in free])}."
+    else:
+        text = "" if len(having) == 1 else f"All of them have {word}."
     if having:
-        text += " " + " ".join(f"{cite(r)} has {contains(r, word)[0].strip()}." for r in having)
-    return Composed(text, "without")
+        text += " " + " ".join(
+            f"{cite(r)} has {word}: {'; '.join(x.strip() for x in contains(r, word))}." for r in having
+        )
+    return Composed(text.strip(), "without")
 
 
 def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
@@ -312,3 +256,53 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         listed = "\n".join(f"- {line}" for line in recipe.ingredients)
         parts.append(f"For {cite(recipe)} you need:\n{listed}")
     return Composed("\n\n".join(parts), "ingredients")
+
+
+def _method(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "How do I make the Shakshouka?": the recipe itself, as its data writes it."""
+    if not METHOD.search(question):
+        return None
+    targets = named_in(question, recipes)[:1]
+    if not targets:
+        return None
+    [recipe] = targets
+    about = facts(recipe)
+    needed = "\n".join(f"- {line}" for line in recipe.ingredients)
+    steps = "\n".join(f"{n}. {step}" for n, step in enumerate(recipe.steps, start=1))
+    lead = f"To make {cite(recipe)}" + (f" ({about})" if about else "")
+    return Composed(f"{lead}, you need:\n{needed}\n\nThen:\n{steps}", "method")
+
+
+NOT_HOT = "no chili or other hot ingredient"
+
+
+def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Which is the least spicy?": read from what each recipe's ingredients hold, since no
+    recipe rates its heat."""
+    if not HEAT.search(question):
+        return None
+    targets = named_in(question, recipes) or list(recipes)
+    hot = {r.id: [line.strip() for line in r.ingredients if HOT.search(line)] for r in targets}
+    mild = [r for r in targets if not hot[r.id]]
+
+    def says(recipe: Recipe) -> str:
+        return f"{cite(recipe)} has {'; '.join(hot[recipe.id])}."
+
+    if len(targets) == 1:
+        [recipe] = targets
+        return Composed(
+            says(recipe) if hot[recipe.id] else f"{cite(recipe)} has {NOT_HOT}.",
+            "heat",
+        )
+    ordered = sorted((r for r in targets if hot[r.id]), key=lambda r: len(hot[r.id]), reverse=True)
+    lead = ""
+    if MILDEST.search(question):
+        ordered.reverse()
+        if mild:
+            verb = "is" if len(mild) == 1 else "are"
+            lead = f"By their ingredients, the mildest {verb} {join([cite(r) for r in mild])}: {NOT_HOT}."
+    elif ordered:
+        hottest = ordered.pop(0)
+        lead = f"By their ingredients, the hottest is {cite(hottest)}, with {'; '.join(hot[hottest.id])}."
+    text = " ".join([lead, *(says(r) for r in ordered)]).strip()
+    return Composed(text or f"None of {join([cite(r) for r in targets])} has a hot ingredient.", "heat")

@@ -23,7 +23,7 @@ from app.providers.protocols import (
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
-from app.search.variants import variants
+from app.search.variants import beside, variants
 
 
 @dataclass(frozen=True)
@@ -94,6 +94,7 @@ class Retriever:
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         named, left = variants(question, await self.catalog.names.get())
+        searched = beside(searched)
         wanted = max(top, len(named)) if named else top + len(left)
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:

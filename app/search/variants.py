@@ -20,16 +20,22 @@ LIKENESS = re.compile(
     r"|\balternative to\b|\bversion of\b|\bother than\b",
     re.I,
 )
-# "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave.
-VARIANT = re.compile(LIKENESS.pattern + r"|\bequivalent of\b|\b(?:take|twist|spin) on\b", re.I)
+# "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave; and
+# "a dessert to go with the Lasagna", "a side to serve with it": another dish, beside it.
+PAIRING = r"(?:go|goes|going) (?:well )?with|serve (?:it )?with|served with|pair(?:s|ed)? with|alongside"
+VARIANT = re.compile(
+    LIKENESS.pattern + rf"|\bequivalent of\b|\b(?:take|twist|spin) on\b|\b(?:{PAIRING})\b", re.I
+)
 # The dish after such a cue, up to what the question wants changed: "like [a spanish
 # omelette] but italian", "the greek version of [lasagna]".
 REFERENCE = re.compile(
-    r"\b(?:like|similar to|instead of|rather than|alternative to|version of|other than|equivalent of"
-    r"|(?:take|twist|spin) on)\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
+    rf"\b(?:like|similar to|instead of|rather than|alternative to|version of|other than|equivalent of"
+    rf"|(?:take|twist|spin) on|{PAIRING})\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
     r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
     re.I,
 )
+# What another dish is to go with: searched for, it would bring that dish's kin back.
+PAIRED = re.compile(rf"\b(?:to\s+)?(?:{PAIRING})\s+(?:it|that|this|the\s+|an?\s+|my\s+)?[^,.;:!?]*", re.I)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -93,3 +99,9 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
     kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
+
+
+def beside(searched: str) -> str:
+    """The search text of "a dessert to go with the Lasagna": what is asked for, not the dish
+    it goes with ("a dessert")."""
+    return " ".join(PAIRED.sub(" ", searched).split()) or searched

@@ -1,0 +1,100 @@
+"""What a question asks of the recipes' data, as the data answers read it: "which is
+quickest", "without cheese", "is it vegan", "what do I need", "how do I make it"."""
+
+from __future__ import annotations
+
+import re
+
+# Leading amounts and units of an ingredient line ("~150g (1/3 lb) bacon cubes" → "bacon cubes").
+AMOUNT = re.compile(
+    r"^(?:[~≈]?\s*(?:\d+(?:[.,/]\d+)?|[¼½¾⅓⅔⅛])\s*(?:-\s*\d+(?:[.,/]\d+)?)?\s*"
+    r"(?:(?:g|kg|mg|ml|l|dl|cl|oz|lbs?|cups?|tbsp|tsp|tablespoons?|teaspoons?|cloves?|cans?|"
+    r"pinch(?:es)?|handfuls?|slices?|pieces?|sticks?|bunch(?:es)?|pounds?|ounces?|grams?|"
+    r"litres?|liters?|quarts?|pints?|gal|sprigs?|heads?|stalks?|jars?|packets?)\b)?\.?\s*|"
+    r"\([^)]*\)\s*|(?:a|an|some|few|of|large|small|medium)\s+)+",
+    re.IGNORECASE,
+)
+# What a question about "no cheese" or "without meat" also means.
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "cheese": (
+        "cheese",
+        "parmesan",
+        "cheddar",
+        "mozzarella",
+        "feta",
+        "ricotta",
+        "gruyere",
+        "gruyère",
+        "pecorino",
+        "halloumi",
+        "paneer",
+        "brie",
+        "mascarpone",
+        "emmental",
+        "gouda",
+        "comté",
+    ),
+    "meat": (
+        "beef",
+        "pork",
+        "chicken",
+        "lamb",
+        "bacon",
+        "ham",
+        "sausage",
+        "turkey",
+        "veal",
+        "mince",
+        "chorizo",
+        "prosciutto",
+        "duck",
+        "meat",
+    ),
+    "dairy": ("milk", "cream", "butter", "cheese", "yogurt", "yoghurt", "parmesan", "ghee"),
+    "nut": ("nut", "almond", "walnut", "peanut", "cashew", "pecan", "hazelnut", "pistachio"),
+    "fish": ("fish", "salmon", "tuna", "cod", "anchov", "shrimp", "prawn", "trout", "sardine"),
+    "egg": ("egg",),
+    "gluten": ("flour", "bread", "pasta", "wheat", "noodle", "couscous", "barley", "breadcrumb"),
+}
+DIETS = {
+    "vegan": "vegan",
+    "vegetarian": "vegetarian",
+    "veggie": "vegetarian",
+    "gluten-free": "gluten_free",
+    "gluten free": "gluten_free",
+    "dairy-free": "dairy_free",
+    "dairy free": "dairy_free",
+}
+QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less time)\b", re.I)
+SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)
+MOST = re.compile(
+    r"\b(serves? (?:the )?most|feeds? (?:the )?most|most (?:servings|people|portions)"
+    r"|biggest|largest|crowd)\b",
+    re.I,
+)
+FEWEST = re.compile(
+    r"\b(serves? (?:the )?fewest|serves? (?:the )?least|fewest (?:servings|people|portions)|smallest)\b", re.I
+)
+WITHOUT = re.compile(
+    r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
+    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+)?([a-z][a-z-]+)",
+    re.I,
+)
+INGREDIENTS = re.compile(r"\b(what do i need|ingredients?|what goes in|shopping list|need to buy)\b", re.I)
+HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
+HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
+METHOD = re.compile(
+    r"\bhow (?:do|can|should|would|to) (?:i |you |we )?(?:make|cook|prepare|bake|do)\b"
+    r"|\bhow (?:is|are) .{1,80}? made\b|\b(?:steps|instructions|method|directions|recipe) for\b"
+    r"|\bwalk me through\b|\bsend me\b",
+    re.I,
+)
+# How hot a dish is, asked: "which is the least spicy?", "is it very hot?", "something mild".
+HEAT = re.compile(r"\b(?:spic(?:y|ier|iest)|mild(?:er|est)?|hott(?:er|est)|how hot|too hot|heat)\b", re.I)
+MILDEST = re.compile(r"\b(?:least|less|not (?:too |very )?(?:spicy|hot)|mild(?:er|est)?)\b", re.I)
+# What makes a dish hot, as ingredient lists write it. The data rates no heat: these are read.
+HOT = re.compile(
+    r"chil+i|chile|cayenne|jalape|habanero|sriracha|hot sauce|harissa|gochujang|gochugaru|chipotle"
+    r"|pepper flakes|hot paprika|sambal|piri|scotch bonnet|tabasco|wasabi|curry paste|sichuan|szechuan",
+    re.I,
+)
