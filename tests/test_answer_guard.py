@@ -125,3 +125,18 @@ def test_the_data_reads_how_hot_a_dish_is_from_its_ingredients():
     assert compose("Which is the spiciest?", [mild, chili]).text == (
         "By their ingredients, the hottest is Chili [chili], with 1 tsp cayenne."
     )
+
+
+def test_the_data_answers_a_diet_asked_of_the_recipes_a_question_names():
+    rice = Recipe(id="rice", title="Rice", ingredients=["rice"], steps=["Boil."], vegan=True)
+    pudding = Recipe(id="rice-pudding", title="Rice Pudding", ingredients=["rice", "milk"], steps=["Bake."])
+
+    assert compose(
+        "Considering the Rice and the Rice Pudding, any of those vegan?", [rice, pudding]
+    ).text == ("Yes: Rice [rice] is vegan. No: Rice Pudding [rice-pudding] is not marked vegan.")
+    # The longer title is the one named: "the Rice Pudding" is no "Rice".
+    assert compose("thanks! is the Rice Pudding vegan?", [rice, pudding]).text == (
+        "No: Rice Pudding [rice-pudding] is not marked vegan."
+    )
+    # A diet asked for, not asked about, lists what fits.
+    assert compose("What vegan dessert goes with the Rice Pudding?", [rice, pudding]).kind == "list"

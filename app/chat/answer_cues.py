@@ -98,3 +98,5 @@ HOT = re.compile(
     r"|pepper flakes|hot paprika|sambal|piri|scotch bonnet|tabasco|wasabi|curry paste|sichuan|szechuan",
     re.I,
 )
+# A question asked of recipes, before what it asks: "any of those vegan?", "is it gluten free?".
+ASKS_OF = re.compile(r"\b(?:is|are|any|either|both|which|all|can|does|do)\b", re.I)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from app.chat.answer_cues import (
     AMOUNT,
+    ASKS_OF,
     CATEGORIES,
     DIETS,
     FEWEST,
@@ -103,9 +104,18 @@ def contains(recipe: Recipe, word: str) -> list[str]:
 def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
     """The retrieved recipes the question names by title (or by the title's distinctive words)."""
     lowered = question.lower()
-    exact = [r for r in recipes if r.title.lower() in lowered]
+    # Longest titles first, each where no longer one stands: "the Rice Pudding" is no "Rice".
+    taken: list[tuple[int, int]] = []
+    exact: list[Recipe] = []
+    for recipe in sorted(recipes, key=lambda r: -len(r.title)):
+        title = re.escape(recipe.title.lower())
+        for match in re.finditer(rf"(?<!\w){title}(?!\w)", lowered):
+            if not any(start < match.end() and match.start() < end for start, end in taken):
+                taken.append(match.span())
+                exact.append(recipe)
+                break
     if exact:
-        return exact
+        return [r for r in recipes if r in exact]
     words = set(re.findall(r"[a-z]+", lowered))
     scored = []
     for recipe in recipes:
@@ -188,13 +198,17 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     lowered = question.lower()
-    if not re.match(r"^\s*(is|are|can|does)\b", lowered):
+    said = next(((word, flag) for word, flag in DIETS.items() if word in lowered), None)
+    if said is None:
         return None
-    diet = next((flag for word, flag in DIETS.items() if word in lowered), None)
-    if diet is None:
+    word, diet = said
+    asks = re.match(r"^\s*(is|are|can|does)\b", lowered)
+    targets = named_in(question, recipes)
+    # "Considering the A and the B, any of those vegan?", "thanks! is the Eggs gluten free?":
+    # asked of the recipes it names; "what vegan dessert goes with the Lasagna?" is not.
+    if not asks and not (targets and ASKS_OF.search(lowered[: lowered.index(word)])):
         return None
     label = diet.replace("_", "-")
-    targets = named_in(question, recipes)
     if not targets and re.match(r"^\s*(is|does) the\b", lowered):
         # About one recipe, which was not retrieved: no other recipe's diet answers it.
         return None
