@@ -140,3 +140,21 @@ def test_the_data_answers_a_diet_asked_of_the_recipes_a_question_names():
     )
     # A diet asked for, not asked about, lists what fits.
     assert compose("What vegan dessert goes with the Rice Pudding?", [rice, pudding]).kind == "list"
+
+
+def test_the_data_answers_whether_recipes_have_an_ingredient_line_by_line():
+    oats = Recipe(id="oats", title="Oats", ingredients=["oats", "peanut butter"], steps=["Soak."])
+    ratatouille = Recipe(id="rat", title="Ratatouille", ingredients=["1 eggplant", "nutmeg"], steps=["Stew."])
+    both = [oats, ratatouille]
+
+    assert compose("do any of them have nuts? my son is allergic", both).text == (
+        "Oats [oats] has nuts: peanut butter. Ratatouille [rat] lists no nuts in its ingredients."
+        " With an allergy, check the labels of bought ingredients too."
+    )
+    # Peanut butter is no dairy, an eggplant no egg.
+    assert (
+        compose("Does the Oats contain dairy?", both).text == "Oats [oats] lists no dairy in its ingredients."
+    )
+    assert "lists no egg" in compose("is there any egg in the Ratatouille?", both).text
+    # A search for recipes that have something is not asked of these.
+    assert compose("What recipes have chicken?", both).kind == "list"

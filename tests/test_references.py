@@ -475,3 +475,25 @@ def test_asking_again_drops_the_pointer_word_after_a_title():
     assert resolve("and the others?", *turns).question == (
         "Are the Beef and Broccoli and the Tofu and Cashew Chow Mein vegan?"
     )
+
+
+def test_a_diet_said_long_ago_still_holds_until_the_topic_changes():
+    earlier = (
+        "I'm vegan, something for lunch?",
+        "The Lenten Chili or the Red Lentil Dahl.",
+        "How long does the Lenten Chili take?",
+        "About an hour.",
+        "What do I need for the Red Lentil Dahl?",
+        "Red lentils, ginger and garlic.",
+        "Is the Red Lentil Dahl spicy?",
+        "It has curry powder.",
+    )
+
+    assert resolve("and something sweet after?", *earlier).question == "What about sweet vegan recipes after?"
+
+    switched = (
+        *earlier,
+        "actually forget that, my brother eats everything. a roast?",
+        "The Beef Wellington.",
+    )
+    assert resolve("and a dessert?", *switched).carried == []

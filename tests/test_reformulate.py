@@ -169,6 +169,15 @@ def test_only_the_last_six_messages_reach_the_model(client, llm, model_rewrites)
     ]
 
 
+def test_the_catalog_reads_what_was_asked_before_the_models_window(client, llm):
+    said_first = [{"role": "user", "content": "I'm vegan. Something for lunch?"}]
+    since = [{"role": "assistant" if i % 2 else "user", "content": f"turn {i}"} for i in range(1, 9)]
+
+    response = post(client, "And a dessert?", said_first + since)
+
+    assert question(response) == "What about a vegan dessert?"
+
+
 def test_a_token_budget_caps_the_history_even_within_six_messages(client, llm, settings, model_rewrites):
     # Each message alone is within the limits, but four of them overflow the token budget.
     big = "word " * (settings.history_max_tokens // 2)

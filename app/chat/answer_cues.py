@@ -100,3 +100,23 @@ HOT = re.compile(
 )
 # A question asked of recipes, before what it asks: "any of those vegan?", "is it gluten free?".
 ASKS_OF = re.compile(r"\b(?:is|are|any|either|both|which|all|can|does|do)\b", re.I)
+# "Do any of them have nuts?", "does it contain eggs?", "is there dairy in it?".
+HAS = re.compile(
+    r"\b(?:have|has|contain|contains|use|uses|got)\s+(?:any\s+|some\s+)?(?P<what>[a-z][a-z-]+)"
+    r"|\b(?:is|are) there\s+(?:any\s+|some\s+)?(?P<there>[a-z][a-z-]+)",
+    re.I,
+)
+# Words that hold a kind without being of it: "peanut butter" is no dairy, "eggplant" no egg,
+# "nutmeg" no nut. Taken out of a line before that kind is looked for.
+FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
+    kind: re.compile(pattern, re.I)
+    for kind, pattern in {
+        "dairy": r"\b(?:peanut|nut|almond|cashew|cocoa|apple|shea) butter|butternut|cream of tartar"
+        r"|\b(?:coconut|oat|almond|soy|soya|rice|cashew|plant|vegan|non-dairy|dairy-free)"
+        r" (?:milk|cream|butter|yogh?urt|cheese)",
+        "nut": r"nutmeg|butternut|doughnut|nutritional yeast",
+        "egg": r"eggplant|egg-free",
+        "gluten": r"gluten-free",
+        "meat": r"meatless|meat-free",
+    }.items()
+}

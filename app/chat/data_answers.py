@@ -22,7 +22,9 @@ from app.chat.answer_cues import (
     ASKS_OF,
     CATEGORIES,
     DIETS,
+    FALSE_FRIENDS,
     FEWEST,
+    HAS,
     HEAT,
     HOT,
     HOW_LONG,
@@ -98,7 +100,11 @@ def contains(recipe: Recipe, word: str) -> list[str]:
     """The ingredient lines that hold `word` or, for a category such as cheese, one of its kinds."""
     folded = stem(word.lower())
     terms = CATEGORIES.get(folded, (folded,))
-    return [line for line in recipe.ingredients if any(t in line.lower() for t in terms)]
+    friends = FALSE_FRIENDS.get(folded)
+    lines = [
+        (line, friends.sub(" ", line.lower()) if friends else line.lower()) for line in recipe.ingredients
+    ]
+    return [line for line, read in lines if any(t in read for t in terms)]
 
 
 def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
@@ -135,7 +141,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     """The answer the retrieved recipes' data gives to `question`."""
     if not recipes:
         return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
-    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _method, _heat, _ranked):
+    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _has, _method, _heat, _ranked):
         if (composed := kind(question, recipes)) is not None:
             return composed
     listed = "\n".join(f"- {describe(r)}" for r in recipes)
@@ -272,6 +278,29 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return Composed("\n\n".join(parts), "ingredients")
 
 
+def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Do any of them have nuts?": the ingredient lines that say so, recipe by recipe."""
+    match = HAS.search(question)
+    # Asked of recipes ("do any of them have", "is there … in it"), not a search ("recipes that have").
+    clause = question.lower()[: match.start()].split(",")[-1].strip() if match else ""
+    if not match or not (match["there"] or ASKS_OF.match(clause)):
+        return None
+    word = (match["what"] or match["there"]).lower()
+    if word in {"time", "recipe", "recipes", "one", "it", "them", "a", "the", "to", "more", "less"}:
+        return None
+    targets = named_in(question, recipes) or list(recipes)
+    having = [r for r in targets if contains(r, word)]
+    free = [r for r in targets if r not in having]
+    parts = [f"{cite(r)} has {word}: {'; '.join(x.strip() for x in contains(r, word))}." for r in having]
+    if free:
+        verb = "lists" if len(free) == 1 else "list"
+        whose = "its" if len(free) == 1 else "their"
+        parts.append(f"{join([cite(r) for r in free])} {verb} no {word} in {whose} ingredients.")
+    if "allerg" in question.lower():
+        parts.append("With an allergy, check the labels of bought ingredients too.")
+    return Composed(" ".join(parts), "has")
+
+
 def _method(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "How do I make the Shakshouka?": the recipe itself, as its data writes it."""
     if not METHOD.search(question):
@@ -293,7 +322,10 @@ NOT_HOT = "no chili or other hot ingredient"
 def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Which is the least spicy?": read from what each recipe's ingredients hold, since no
     recipe rates its heat."""
-    if not HEAT.search(question):
+    match = HEAT.search(question)
+    # Asked of recipes ("which is the least spicy?"), not a search ("a burger, but spicy").
+    clause = question.lower()[: match.start()].split(",")[-1].strip() if match else ""
+    if not match or not (ASKS_OF.match(clause) or (clause or match.group().lower()).startswith("how")):
         return None
     targets = named_in(question, recipes) or list(recipes)
     hot = {r.id: [line.strip() for line in r.ingredients if HOT.search(line)] for r in targets}

@@ -227,7 +227,10 @@ async def rewrite_task(
     if not history:
         # A first turn is already standalone: no model call, no latency, no cost.
         return Rewrite(question, recipe_ids=tuple(names.named(question)) if names else ())
-    resolution = await catalog.resolve(question, history) if catalog else Resolution(question)
+    # The catalog reads the whole conversation, as it costs no prompt: "I'm vegan" said five
+    # turns ago still holds. A model sees the window its prompt budget allows.
+    said = [m for m in conversation if m.content.strip()]
+    resolution = await catalog.resolve(question, said) if catalog else Resolution(question)
     if not settings.model_rewrites and catalog is not None:
         return from_resolution(resolution)
     return RewriteTask(question, history, resolution, names)

@@ -25,6 +25,7 @@ from app.chat.references.vocabulary import (
     SAVOURY,
     SET_WORDS,
     SETTLING,
+    SWITCH,
 )
 from app.http.bodies import Message
 from app.search.filters import DIET_FLAGS
@@ -117,11 +118,10 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None
     # What the user asked for, not what they asked about: "Is it vegetarian?" or "Is the
     # Shakshouka vegan?" asks about one recipe and sets no diet for what follows.
-    asked_for = [
-        m.content
-        for m in history
-        if m.role == "user" and not FOCUS.search(m.content) and not names.named(m.content)
-    ]
+    # Since the last change of topic: "actually, forget that" drops what was asked before it.
+    users = [m.content for m in history if m.role == "user"]
+    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
+    asked_for = [text for text in users[since:] if not FOCUS.search(text) and not names.named(text)]
     earlier = constraints(asked_for)
     mine = constraints([message])
     additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
