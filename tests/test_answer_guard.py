@@ -158,3 +158,13 @@ def test_the_data_answers_whether_recipes_have_an_ingredient_line_by_line():
     assert "lists no egg" in compose("is there any egg in the Ratatouille?", both).text
     # A search for recipes that have something is not asked of these.
     assert compose("What recipes have chicken?", both).kind == "list"
+
+
+def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not():
+    jam = Recipe(id="jam", title="Jam", ingredients=["fruit"], steps=["Boil.", "Store in jars for months."])
+    soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Preheat the pot.", "Simmer."])
+
+    assert compose("Does the Jam keep?", [jam, soup]).text == 'Jam [jam] says: "Store in jars for months."'
+    assert compose("can I freeze the Soup?", [jam, soup]).text == (
+        "Soup [soup] does not say how it keeps, frozen or ahead of time."
+    )

@@ -100,10 +100,11 @@ HOT = re.compile(
 )
 # A question asked of recipes, before what it asks: "any of those vegan?", "is it gluten free?".
 ASKS_OF = re.compile(r"\b(?:is|are|any|either|both|which|all|can|does|do)\b", re.I)
-# "Do any of them have nuts?", "does it contain eggs?", "is there dairy in it?".
+# "Do any of them have nuts?", "does it contain eggs?", "is there dairy in it?"; not "is there
+# a recipe with lentils?", a search.
 HAS = re.compile(
     r"\b(?:have|has|contain|contains|use|uses|got)\s+(?:any\s+|some\s+)?(?P<what>[a-z][a-z-]+)"
-    r"|\b(?:is|are) there\s+(?:any\s+|some\s+)?(?P<there>[a-z][a-z-]+)",
+    r"|\b(?:is|are) there\s+(?:any\s+|some\s+)?(?P<there>[a-z][a-z-]+)(?=\s+in\b)",
     re.I,
 )
 # Words that hold a kind without being of it: "peanut butter" is no dairy, "eggplant" no egg,
@@ -120,3 +121,15 @@ FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
         "meat": r"meatless|meat-free",
     }.items()
 }
+# Keeping a dish: asked as "does it freeze well?", "can I make it the day before?"; said in a
+# recipe's steps as "freezes", "keeps in the fridge", "store", "reheat", "overnight".
+KEEPING = re.compile(
+    r"\bfreez|\bfroze|make (?:it |them |this |that )?ahead|(?:day|night) before|\breheat|leftover"
+    r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)",
+    re.I,
+)
+KEPT = re.compile(
+    r"\bfreez|\bfroze|\bfridge|refrigerat|\bstor(?:e|ed|age)\b|\bkeeps? (?:for|well|up to|fresh)\b"
+    r"|\bkeeps? in (?:the fridge|an? (?:airtight|sealed|cool))|\breheat|\bahead\b|\bovernight|\bleftover",
+    re.I,
+)

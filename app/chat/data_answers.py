@@ -30,6 +30,8 @@ from app.chat.answer_cues import (
     HOW_LONG,
     HOW_MANY,
     INGREDIENTS,
+    KEEPING,
+    KEPT,
     METHOD,
     MILDEST,
     MOST,
@@ -141,7 +143,18 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     """The answer the retrieved recipes' data gives to `question`."""
     if not recipes:
         return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
-    for kind in (_diet, _how_long, _how_many, _ingredients, _without, _has, _method, _heat, _ranked):
+    for kind in (
+        _diet,
+        _how_long,
+        _how_many,
+        _ingredients,
+        _without,
+        _has,
+        _keeping,
+        _method,
+        _heat,
+        _ranked,
+    ):
         if (composed := kind(question, recipes)) is not None:
             return composed
     listed = "\n".join(f"- {describe(r)}" for r in recipes)
@@ -278,6 +291,31 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return Composed("\n\n".join(parts), "ingredients")
 
 
+# Words after "have" that are no ingredient: "do any of them have anything else?".
+NOT_INGREDIENTS = frozenset(
+    [
+        "time",
+        "recipe",
+        "recipes",
+        "one",
+        "ones",
+        "it",
+        "them",
+        "a",
+        "an",
+        "the",
+        "to",
+        "more",
+        "less",
+        "anything",
+        "something",
+        "any",
+        "other",
+        "else",
+    ]
+)
+
+
 def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Do any of them have nuts?": the ingredient lines that say so, recipe by recipe."""
     match = HAS.search(question)
@@ -286,7 +324,7 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if not match or not (match["there"] or ASKS_OF.match(clause)):
         return None
     word = (match["what"] or match["there"]).lower()
-    if word in {"time", "recipe", "recipes", "one", "it", "them", "a", "the", "to", "more", "less"}:
+    if word in NOT_INGREDIENTS:
         return None
     targets = named_in(question, recipes) or list(recipes)
     having = [r for r in targets if contains(r, word)]
@@ -299,6 +337,23 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if "allerg" in question.lower():
         parts.append("With an allergy, check the labels of bought ingredients too.")
     return Composed(" ".join(parts), "has")
+
+
+def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Does it freeze well?": what the recipe itself says about keeping it, if anything."""
+    if not KEEPING.search(question):
+        return None
+    targets = named_in(question, recipes)
+    if not targets:
+        return None
+    parts = []
+    for recipe in targets:
+        said = [line.strip() for line in [recipe.description, *recipe.steps] if KEPT.search(line)]
+        if said:
+            parts.append(f"{cite(recipe)} says: " + " ".join(f'"{line}"' for line in said[:3]))
+        else:
+            parts.append(f"{cite(recipe)} does not say how it keeps, frozen or ahead of time.")
+    return Composed(" ".join(parts), "keeping")
 
 
 def _method(question: str, recipes: Sequence[Recipe]) -> Composed | None:
