@@ -168,3 +168,12 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     assert compose("can I freeze the Soup?", [jam, soup]).text == (
         "Soup [soup] does not say how it keeps, frozen or ahead of time."
     )
+
+
+def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():
+    norma = Recipe(id="norma", title="Pasta Alla Norma", ingredients=["aubergines"], steps=["Roast."])
+
+    answer = compose("Could I add chicken to the Pasta Alla Norma?", [norma]).text
+
+    assert answer.startswith("I answer only from the recipe as written, and it says nothing more on that:")
+    assert "Pasta Alla Norma [norma]" in answer

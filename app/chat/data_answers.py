@@ -41,6 +41,7 @@ from app.chat.answer_cues import (
 )
 from app.recipes import Recipe
 from app.search.text import stem
+from app.search.variants import VARIANT
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,16 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     ):
         if (composed := kind(question, recipes)) is not None:
             return composed
+    if not VARIANT.search(question) and (named := named_in(question, recipes)):
+        # "Could I add chicken to the Pasta Alla Norma?": no data answers that, and the answer
+        # says so rather than offering the recipe as if it did.
+        listed = "\n".join(f"- {describe(r)}" for r in named)
+        said = (
+            "the recipe as written, and it says"
+            if len(named) == 1
+            else "the recipes as written, and they say"
+        )
+        return Composed(f"I answer only from {said} nothing more on that:\n{listed}", "named")
     listed = "\n".join(f"- {describe(r)}" for r in recipes)
     lead = "This recipe matches:" if len(recipes) == 1 else f"These {len(recipes)} recipes match best:"
     return Composed(f"{lead}\n{listed}", "list")
