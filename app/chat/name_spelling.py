@@ -29,10 +29,10 @@ def key(word: str) -> str:
     """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
     for old, new in VARIANTS:
         word = word.replace(old, new)
-    word = re.sub(r"(.)\1+", r"\1", word)
+    # The plural first: "eggs" is "egg" before its doubled letter goes, "glass" no plural.
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
-    return word
+    return re.sub(r"(.)\1+", r"\1", word)
 
 
 def one_slip(a: str, b: str) -> bool:

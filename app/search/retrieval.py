@@ -94,7 +94,7 @@ class Retriever:
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         named, left = variants(question, await self.catalog.names.get())
-        searched = beside(searched)
+        searched = beside(question, searched)
         wanted = max(top, len(named)) if named else top + len(left)
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:

@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
+from app.search.text import content_words
 
 LIKENESS = re.compile(
     r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
@@ -22,7 +23,11 @@ LIKENESS = re.compile(
 )
 # "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave; and
 # "a dessert to go with the Lasagna", "a side to serve with it": another dish, beside it.
-PAIRING = r"(?:go|goes|going) (?:well )?with|serve (?:it )?with|served with|pair(?:s|ed)? with|alongside"
+# Not "I'll go with the risotto", a choice.
+PAIRING = (
+    r"(?:to|would|will|that|which) go (?:well )?with|goes (?:well )?with|go well with|serve (?:it )?with"
+    r"|served with|pair(?:s|ed)? with|alongside"
+)
 VARIANT = re.compile(
     LIKENESS.pattern + rf"|\bequivalent of\b|\b(?:take|twist|spin) on\b|\b(?:{PAIRING})\b", re.I
 )
@@ -34,8 +39,10 @@ REFERENCE = re.compile(
     r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
     re.I,
 )
-# What another dish is to go with: searched for, it would bring that dish's kin back.
-PAIRED = re.compile(rf"\b(?:to\s+)?(?:{PAIRING})\s+(?:it|that|this|the\s+|an?\s+|my\s+)?[^,.;:!?]*", re.I)
+# Words that ask, not what for: "what should I serve", "any ideas".
+ASKING = frozenset({"serve", "make", "cook", "ideas", "idea", "something", "anything", "good", "nice", "ok"})
+# The cue of a dish to go with another: "a dessert [to go with the Lasagna]".
+PAIRED = re.compile(rf"\b(?:{PAIRING})\b", re.I)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -101,7 +108,15 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
 
 
-def beside(searched: str) -> str:
-    """The search text of "a dessert to go with the Lasagna": what is asked for, not the dish
-    it goes with ("a dessert")."""
-    return " ".join(PAIRED.sub(" ", searched).split()) or searched
+def beside(question: str, searched: str) -> str:
+    """The search text of "a dessert to go with the Lasagna": what is asked for ("a dessert"),
+    not the dish it goes with, whose words would bring that dish's kin back."""
+    paired = [m.group(0) for m in REFERENCE.finditer(question) if PAIRED.match(m.group(0))]
+    if not paired:
+        return searched
+    for phrase in paired:
+        searched = searched.replace(phrase, " ")
+    # "What should I serve with the Paella?" asks for no kind of dish: a side is what goes with one.
+    if not set(content_words(searched)) - ASKING:
+        searched += " side"
+    return " ".join(searched.split())
