@@ -85,3 +85,12 @@ def test_what_goes_with_a_recipe_asks_for_a_side(client):
     found = retrieved(client, "What should I serve with the Beef Stroganoff?")
 
     assert "stroganoff" not in found[:2]
+
+
+def test_other_recipes_besides_those_named_are_other_recipes(client):
+    found = retrieved(
+        client, "What other vegetarian recipes are there besides the Mushroom sauce and the Shakshouka?"
+    )
+
+    assert len(found) == 3
+    assert not {"mushroom-sauce", "shakshouka"} & set(found)

@@ -505,3 +505,27 @@ def test_a_description_by_a_plural_ingredient_finds_its_recipes():
 
     assert picked
     assert set(picked) <= {"shakshouka", "spanish-tortilla"}
+
+
+@pytest.mark.parametrize(
+    "message", ["what else?", "any others?", "show me more", "none of those, other ideas?"]
+)
+def test_asking_for_more_asks_for_other_recipes_of_the_kind_asked_for(message):
+    resolved = resolve(message, *VEGETARIAN)
+
+    assert resolved.question == (
+        "What other vegetarian recipes are there besides the Mushroom sauce, the Shakshouka and the Spanish Tortilla?"
+    )
+    assert resolved.recipe_ids == []
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("hmm, none of those. something with tofu?", "What about vegetarian recipes with tofu?"),
+        ("not those - any soups?", "Any vegetarian soups?"),
+        ("for 6 people?", "What about vegetarian recipes for 6 people?"),
+    ],
+)
+def test_a_refused_set_leaves_a_new_request_that_keeps_the_diet(message, question):
+    assert resolve(message, *VEGETARIAN).question == question

@@ -43,6 +43,8 @@ REFERENCE = re.compile(
 ASKING = frozenset({"serve", "make", "cook", "ideas", "idea", "something", "anything", "good", "nice", "ok"})
 # The cue of a dish to go with another: "a dessert [to go with the Lasagna]".
 PAIRED = re.compile(rf"\b(?:{PAIRING})\b", re.I)
+# More of a kind than those named: each recipe named after it is one to move away from.
+BESIDES = re.compile(r"\bbesides\b", re.I)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -98,6 +100,9 @@ def references(question: str, names: RecipeNames) -> list[str]:
 
 def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     """(the recipes to keep to, the recipes to move away from)."""
+    if (besides := BESIDES.search(question)) is not None:
+        # "What other vegetarian recipes are there besides the A, the B and the C?"
+        return [], [recipe_id for recipe_id, _ in said_whole(question[besides.end() :], names)]
     if VARIANT.search(question):
         return [], references(question, names)
     said = words(question)

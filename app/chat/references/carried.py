@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.phrasing import finish, lower_first
+from app.chat.references.phrasing import finish, lower_first, the
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
     ADDITIVE,
@@ -21,6 +21,7 @@ from app.chat.references.vocabulary import (
     FULL_QUESTION,
     HEAD,
     MAINS,
+    MORE,
     ORDINAL,
     SAVOURY,
     SET_WORDS,
@@ -166,7 +167,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
         body = re.sub(r"^(?:any|some)\s+(?=with(?:out)?\b)", "", body, flags=re.I)
-        joined = "" if re.match(r"^(?:with|without)\b", body, re.I) else "with "
+        joined = "" if re.match(r"^(?:with|without|for|in|under|from)\b", body, re.I) else "with "
         body = f"{head} {joined}{body}"
     if not re.match(r"^(?:what|how|is|are|any|do|does|can)\b", body, re.I):
         # A cuisine put first keeps its capital: "What about Mexican recipes with …".
@@ -178,3 +179,22 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
     carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish, inherited.main]), *tail]
     return Resolution(finish(question + "?", message), names.named(question), carried, rule="carry-over")
+
+
+def others(
+    message: str, history: Sequence[Message], offered: Sequence[str], names: RecipeNames
+) -> Resolution | None:
+    """ "What else?" after a list: more recipes of what the user asked for, besides those."""
+    if not offered or not MORE.match(message.strip()):
+        return None
+    users = [m.content for m in history if m.role == "user"]
+    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
+    asked = constraints([text for text in users[since:] if not FOCUS.search(text) and not names.named(text)])
+    kind = " ".join(filter(None, [*asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"]))
+    tail = [f"without {e}" for e in asked.exclude]
+    if asked.minutes is not None:
+        tail.append(f"ready in under {asked.minutes} minutes")
+    question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
+    question += (", " + ", ".join(tail) if tail else "") + "?"
+    carried = [*asked.diets, *filter(None, [asked.cuisine, asked.dish, asked.main]), *tail]
+    return Resolution(question, [], carried, rule="more")

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import carry_over
+from app.chat.references.carried import carry_over, others
 from app.chat.references.descriptions import described, matches
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
@@ -43,6 +43,7 @@ from app.chat.references.vocabulary import (
     ORDINALS,
     OTHERS,
     QUICK,
+    REFUSED_SET,
     SET_LEAD,
     SET_WORDS,
     SLOW,
@@ -117,6 +118,11 @@ class Resolver:
     def _resolve(
         self, message: str, history: Sequence[Message], offered: list[Recipe], own: list[str]
     ) -> Resolution:
+        if (more := others(message, history, [r.id for r in offered], self.names)) is not None:
+            return more
+        if offered and (refused := REFUSED_SET.match(message)) and message[refused.end() :].strip():
+            # The set is refused: what follows is a new request, with nothing offered to point at.
+            return self._resolve(message[refused.end() :], history, [], own)
         for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution

@@ -8,9 +8,22 @@ import re
 from app.chat.name_spelling import key
 
 SWITCH = re.compile(
-    r"\b(actually|forget (?:it|that|about)|never ?mind|something (?:else|different)"
+    r"\b(actually|forget (?:it|that|about)|never ?mind|something different"
     r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
     re.I,
+)
+# Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
+MORE = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+|well|nah|no|none of (?:those|these|them)|not those)\W+)*"
+    r"(?:what else|anything else|something else|any (?:others|more)|got any more"
+    r"|(?:show|give) me (?:some )?more|more (?:ideas|options|suggestions|recipes)"
+    r"|(?:any )?other (?:ideas|options|suggestions|recipes))"
+    r"(?:\s+(?:please|pls|then))?\W*$",
+    re.I,
+)
+# A set refused before a new request: "hmm, none of those. something with tofu?".
+REFUSED_SET = re.compile(
+    r"^(?:\w+\W+)?(?:none of (?:those|these|them)|not (?:those|these|them))\s*[.,;:!?—–-]+\s*", re.I
 )
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
