@@ -41,7 +41,7 @@ from app.chat.answer_cues import (
 )
 from app.recipes import Recipe
 from app.search.text import stem
-from app.search.variants import VARIANT
+from app.search.variants import BESIDES, VARIANT
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     ):
         if (composed := kind(question, recipes)) is not None:
             return composed
-    if not VARIANT.search(question) and (named := named_in(question, recipes)):
+    if not (VARIANT.search(question) or BESIDES.search(question)) and (named := named_in(question, recipes)):
         # "Could I add chicken to the Pasta Alla Norma?": no data answers that, and the answer
         # says so rather than offering the recipe as if it did.
         listed = "\n".join(f"- {describe(r)}" for r in named)
