@@ -22,6 +22,7 @@ from app.providers.protocols import (
 )
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
 from app.search.variants import variants
 
@@ -94,6 +95,11 @@ class Retriever:
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         named, left = variants(question, await self.catalog.names.get())
+        if not named and is_open(searched):
+            # "I want something vegetarian": nothing left to search by but the filters.
+            searched = OPEN_SEARCH
+            found = await self.retrieve(searched, top * WIDER, mode=mode, filters=applied, semantic=semantic)
+            return Retrieval(searched, applied, varied(found, top), semantic)
         wanted = max(top, len(named)) if named else top + len(left)
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:
