@@ -44,9 +44,9 @@ async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAz
         "search": "vegetarian mushroom recipes",
         "top": 3,
         "select": "id",
-        # HYBRID_VECTOR_WEIGHT (1.2): the vector ranking's weight in the service's fusion.
+        # HYBRID_VECTOR_WEIGHT (1.5): the vector ranking's weight in the service's fusion.
         "vectorQueries": [
-            {"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding", "weight": 1.2}
+            {"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding", "weight": 1.5}
         ],
     }
 

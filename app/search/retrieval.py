@@ -21,6 +21,7 @@ from app.providers.protocols import (
     SemanticOptions,
 )
 from app.recipes import Recipe
+from app.search import accompaniments
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
@@ -101,7 +102,12 @@ class Retriever:
             found = await self.retrieve(searched, top * WIDER, mode=mode, filters=applied, semantic=semantic)
             return Retrieval(searched, applied, varied(found, top), semantic)
         wanted = max(top, len(named)) if named else top + len(left)
+        beside = not named and accompaniments.asks_for_accompaniments(question)
+        if beside:
+            wanted = top * accompaniments.WIDER
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
+        if beside:
+            found = accompaniments.beside_first(found, top)
         if named:
             found = await self.keep_named(named, found, applied)
         elif left:
