@@ -12,6 +12,7 @@ from app.indexing.pipeline import Indexer, IndexingOptions
 from app.providers.protocols import ChatModel, Embedder, RecipeStore, SearchIndex
 from app.recipes import read_catalog
 from app.search.question_reader import ModelReader, QuestionReader, RuleReader
+from app.search.recipe_facts import DOCUMENT_VERSION
 from app.search.retrieval import Retriever
 from app.settings import Settings
 
@@ -120,8 +121,9 @@ def open_local_database(settings: Settings) -> SqliteDatabase:
 async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     """On a first run, an empty embedded store gets the shipped recipes, through the same
     pipeline as any other catalog; an embedded index behind its store (after a change of its
-    layout) or built by another embedding model (LOCAL_EMBEDDER changed) is rebuilt from the
-    store, so no recipe loaded since is lost."""
+    layout), built by another embedding model (LOCAL_EMBEDDER changed) or from other documents
+    (recipe_facts.DOCUMENT_VERSION changed) is rebuilt from the store, so no recipe loaded
+    since is lost."""
     from app.providers.sqlite_catalog import SqliteRecipeStore
     from app.providers.sqlite_index import SqliteSearchIndex
 
@@ -131,7 +133,11 @@ async def load_sample_catalog(settings: Settings, retriever: Retriever) -> None:
     built = await index.index_info()
     if store.count() == 0:
         recipes, source = list(read_catalog(settings.local_catalog_path)), settings.local_catalog_path
-    elif index.count() < store.count() or (built and built.embedding_model != retriever.embedder.model):
+    elif (
+        index.count() < store.count()
+        or (built and built.embedding_model != retriever.embedder.model)
+        or (built and index.document_version() != DOCUMENT_VERSION)
+    ):
         recipes, source = store.all(), settings.local_db_path
     else:
         return

@@ -105,7 +105,7 @@ class Settings(BaseSettings):
     # How much a hybrid search's vector ranking weighs against its keyword ranking in the
     # fusion (Azure AI Search's vector query `weight`; the embedded index weighs its RRF the
     # same way). Above 1, vectors lead and keywords break ties and lift exact names.
-    hybrid_vector_weight: float = Field(default=1.2, gt=0, le=10)
+    hybrid_vector_weight: float = Field(default=1.5, gt=0, le=10)
     recipe_prompt_chars: int = Field(default=1800, ge=200)
 
     # Input limits: anything past them is refused with a 4xx, never cut silently.

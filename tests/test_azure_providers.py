@@ -44,9 +44,9 @@ async def test_a_hybrid_search_is_one_request_with_text_and_vector(azure: FakeAz
         "search": "vegetarian mushroom recipes",
         "top": 3,
         "select": "id",
-        # HYBRID_VECTOR_WEIGHT (1.2): the vector ranking's weight in the service's fusion.
+        # HYBRID_VECTOR_WEIGHT (1.5): the vector ranking's weight in the service's fusion.
         "vectorQueries": [
-            {"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding", "weight": 1.2}
+            {"kind": "vector", "vector": [0.25, -0.5], "k": 50, "fields": "embedding", "weight": 1.5}
         ],
     }
 
@@ -74,14 +74,16 @@ async def test_filters_travel_as_odata_so_the_service_applies_them_before_the_cu
     assert sent.json()["filter"] == "vegan eq true and gluten_free eq false and total_minutes le 30"
 
 
-async def test_exclusions_are_a_full_text_match_on_title_and_ingredients_negated(azure: FakeAzure, index):
+async def test_exclusions_are_a_full_text_match_on_title_ingredients_and_facts_negated(
+    azure: FakeAzure, index
+):
     azure.on("POST", f"{INDEX}/docs/search.post.search", HITS)
 
     await index.search("beef", [1.0], top=3, filters=RecipeFilters(exclude=("stew", "cook's pie")))
 
     [sent] = azure.requests("POST", f"{INDEX}/docs/search.post.search")
     assert sent.json()["filter"] == (
-        "not search.ismatch('\"stew\" | \"cook''s pie\"', 'title,ingredients', 'simple', 'any')"
+        "not search.ismatch('\"stew\" | \"cook''s pie\"', 'title,ingredients,facts', 'simple', 'any')"
     )
 
 
@@ -154,6 +156,7 @@ async def test_the_index_is_defined_in_code_for_the_embedding_model(azure: FakeA
         "description",
         "ingredients",
         "tags",
+        "facts",
         "embedding",
     }
     assert fields["embedding"]["dimensions"] == 1536
@@ -216,6 +219,7 @@ async def test_documents_are_uploaded_with_their_vector_flags_and_hash_and_failu
         "description": "",
         "ingredients": ["rice"],
         "tags": [],
+        "facts": ["quick"],
         "vegetarian": False,
         "vegan": True,
         "gluten_free": False,

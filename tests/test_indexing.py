@@ -19,6 +19,7 @@ from app.providers.sqlite_catalog import SqliteDatabase, SqliteRecipeStore
 from app.providers.sqlite_index import SqliteSearchIndex
 from app.recipes import Recipe
 from app.search.filters import NO_FILTERS
+from app.search.recipe_facts import document_hash
 from app.search.retrieval import Retriever
 
 
@@ -248,7 +249,7 @@ async def test_an_index_built_by_another_model_is_refused_then_rebuilt_when_forc
     assert refused.value.status == 409
     assert report.indexed == 1
     assert await index.index_info() == IndexInfo(embedder.model, embedder.dimensions)
-    assert await index.content_hashes(["old", "soup"]) == {"soup": recipe("soup").content_hash()}
+    assert await index.content_hashes(["old", "soup"]) == {"soup": document_hash(recipe("soup"))}
 
 
 async def test_searching_an_index_built_by_another_model_is_a_clear_error(embedder, store, index):

@@ -514,7 +514,8 @@ def test_asking_for_more_asks_for_other_recipes_of_the_kind_asked_for(message):
     resolved = resolve(message, *VEGETARIAN)
 
     assert resolved.question == (
-        "What other vegetarian recipes are there besides the Mushroom sauce, the Shakshouka and the Spanish Tortilla?"
+        "What other vegetarian recipes are there besides"
+        " the Mushroom sauce, the Shakshouka and the Spanish Tortilla?"
     )
     assert resolved.recipe_ids == []
 

@@ -23,6 +23,7 @@ from app.providers.errors import IndexIncompatibleError, UpstreamError
 from app.providers.protocols import Embedder, IndexDocument, IndexInfo, RecipeStore, SearchIndex
 from app.providers.retry import Sleep, with_retries
 from app.recipes import Recipe
+from app.search.recipe_facts import document_hash, embedded_text
 
 log = logging.getLogger(__name__)
 
@@ -211,7 +212,7 @@ class Indexer:
         stored = await self._retrying(lambda: self.store.content_hashes(ids), options)
         indexed = await self._retrying(lambda: self.index.content_hashes(ids), options)
         # Hashing a large catalog takes a while: off the event loop.
-        digests = await asyncio.to_thread(lambda: [recipe.content_hash() for recipe in recipes])
+        digests = await asyncio.to_thread(lambda: [document_hash(recipe) for recipe in recipes])
         changed = []
         for recipe, digest in zip(recipes, digests, strict=True):
             if stored.get(recipe.id) == digest == indexed.get(recipe.id):
@@ -241,13 +242,13 @@ class Indexer:
             # Bounded: embedding models read a few thousand tokens at most, and WordLlama's
             # memory grows with the longest text of a batch (a batch of recipes at every
             # field's bound once took 16 GB). The keyword index still gets the whole text.
-            texts = [r.search_text()[:MAX_EMBEDDED_CHARS] for r in batch]
+            texts = [embedded_text(r)[:MAX_EMBEDDED_CHARS] for r in batch]
             vectors = await self._retrying(lambda: self.embedder.embed(texts), options)
         except Exception as failure:
             for recipe in batch:
                 report.record(recipe.id, "failed", error(upstream_message(failure), "embedding_error"))
             return
-        pairs = [(recipe, recipe.content_hash()) for recipe in batch]
+        pairs = [(recipe, document_hash(recipe)) for recipe in batch]
         try:
             store_errors = await self._retrying(lambda: self.store.upsert(pairs), options)
         except Exception as failure:

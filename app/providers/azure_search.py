@@ -18,6 +18,7 @@ from app.providers.azure_credentials import azure_credential
 from app.providers.errors import UpstreamError, retry_after_seconds
 from app.providers.protocols import NO_SEMANTIC, IndexDocument, IndexInfo, SearchHit, SemanticOptions
 from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
+from app.search.recipe_facts import facts
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ def odata_filter(filters: RecipeFilters) -> str | None:
     if filters.exclude:
         # Phrases hold only letters, spaces, dashes and apostrophes; OData doubles the latter.
         phrases = " | ".join(f'"{phrase}"' for phrase in filters.exclude).replace("'", "''")
-        clauses.append(f"not search.ismatch('{phrases}', 'title,ingredients', 'simple', 'any')")
+        clauses.append(f"not search.ismatch('{phrases}', 'title,ingredients,facts', 'simple', 'any')")
     return " and ".join(clauses) or None
 
 
@@ -65,6 +66,9 @@ def index_definition(name: str, info: IndexInfo) -> Any:
         SearchableField(name="description", analyzer_name="en.microsoft"),
         SearchableField(name="ingredients", collection=True, analyzer_name="en.microsoft"),
         SearchableField(name="tags", collection=True, filterable=True, facetable=True),
+        # What the recipe's own data says of it (app/search/recipe_facts.py): "main course",
+        # "baked", "seafood"…, searched and excluded by as the embedded index does.
+        SearchableField(name="facts", collection=True, analyzer_name="en.microsoft"),
         *(
             SimpleField(name=flag, type=SearchFieldDataType.BOOLEAN, filterable=True, facetable=True)
             for flag in DIET_FLAGS
@@ -98,7 +102,7 @@ def index_definition(name: str, info: IndexInfo) -> Any:
                             SemanticField(field_name="description"),
                             SemanticField(field_name="ingredients"),
                         ],
-                        keywords_fields=[SemanticField(field_name="tags")],
+                        keywords_fields=[SemanticField(field_name="tags"), SemanticField(field_name="facts")],
                     ),
                 )
             ]
@@ -114,6 +118,7 @@ def search_document(doc: IndexDocument) -> dict[str, Any]:
         "description": recipe.description,
         "ingredients": recipe.ingredients,
         "tags": recipe.tags,
+        "facts": facts(recipe),
         "vegetarian": recipe.vegetarian,
         "vegan": recipe.vegan,
         "gluten_free": recipe.gluten_free,

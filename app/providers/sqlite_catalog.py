@@ -17,7 +17,7 @@ from app.recipes import Recipe
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,7 +34,7 @@ CREATE TABLE IF NOT EXISTS search_docs (
 );
 -- Each row's rowid is its search_docs row's: lookups and deletes by rowid are direct.
 CREATE VIRTUAL TABLE IF NOT EXISTS recipes_fts USING fts5(
-    title, description, ingredients, tags,
+    title, description, ingredients, tags, facts,
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """

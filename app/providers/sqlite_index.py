@@ -18,16 +18,17 @@ from app.providers.protocols import NO_SEMANTIC, IndexDocument, IndexInfo, Searc
 from app.providers.sqlite_catalog import SqliteDatabase
 from app.search.filters import DIET_FLAGS, NO_FILTERS, RecipeFilters
 from app.search.ranking import reciprocal_rank_fusion
+from app.search.recipe_facts import DOCUMENT_VERSION, facts
 from app.search.text import content_words
 
 # How many candidates each side contributes before fusion, as Azure AI Search does with 50.
 CANDIDATES = 50
 
-# BM25 with column weights (title, description, ingredients, tags), lower is better. Called
+# BM25 with column weights (title, description, ingredients, tags, facts), lower is better. Called
 # from SQL rather than set as the table's `rank`: FTS5 answers ORDER BY rank by preparing a
 # statement of its own on every query, which made each keyword search a third slower, for the
 # same scores in the same order.
-BM25 = "bm25(recipes_fts, 6.0, 1.0, 2.0, 3.0)"
+BM25 = "bm25(recipes_fts, 6.0, 1.0, 2.0, 3.0, 3.0)"
 
 DOC_COLUMNS = ("id", "content_hash", "embedding", *DIET_FLAGS, "total_minutes")
 # An update keeps the row's rowid, which its keyword row shares.
@@ -44,10 +45,11 @@ def keyword_query(text: str) -> str | None:
 
 
 def exclusion_query(filters: RecipeFilters) -> str | None:
-    """An FTS5 query matching recipes whose title or ingredients hold an excluded phrase."""
+    """An FTS5 query matching recipes whose title, ingredients or facts hold an excluded phrase
+    (the facts: "not a dessert" leaves out the pies that are one)."""
     if not filters.exclude:
         return None
-    return "{title ingredients} : (" + " OR ".join(f'"{phrase}"' for phrase in filters.exclude) + ")"
+    return "{title ingredients facts} : (" + " OR ".join(f'"{phrase}"' for phrase in filters.exclude) + ")"
 
 
 def filter_condition(filters: RecipeFilters) -> tuple[str, list[object]]:
@@ -104,6 +106,10 @@ class SqliteSearchIndex:
         dimensions = self._database.get_meta("embedding_dimensions")
         return IndexInfo(model, int(dimensions)) if model and dimensions else None
 
+    def document_version(self) -> str | None:
+        """What the indexed documents were made of (recipe_facts.DOCUMENT_VERSION), if known."""
+        return self._database.get_meta("document_version")
+
     async def prepare(self, info: IndexInfo, *, rebuild: bool = False) -> None:
         with self._database.transaction() as db:
             if rebuild:
@@ -111,6 +117,7 @@ class SqliteSearchIndex:
                 db.execute("DELETE FROM recipes_fts")
             self._database.set_meta("embedding_model", info.embedding_model)
             self._database.set_meta("embedding_dimensions", str(info.dimensions))
+            self._database.set_meta("document_version", DOCUMENT_VERSION)
         self._writes += 1
 
     # -- writing --------------------------------------------------------------------------
@@ -133,14 +140,15 @@ class SqliteSearchIndex:
                 (rowid,) = db.execute(UPSERT_DOC, values).fetchone()
                 db.execute("DELETE FROM recipes_fts WHERE rowid = ?", (rowid,))
                 db.execute(
-                    "INSERT INTO recipes_fts (rowid, title, description, ingredients, tags)"
-                    " VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO recipes_fts (rowid, title, description, ingredients, tags, facts)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
                     (
                         rowid,
                         recipe.title,
                         recipe.description,
                         "\n".join(recipe.ingredients),
                         " ".join([*recipe.tags, *recipe.diet_labels]),
+                        " ".join(facts(recipe)),
                     ),
                 )
         self._writes += 1

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationInfo, field_validator
 
 from app.recipes import MAX_MINUTES, Recipe
+from app.search.recipe_facts import facts
 from app.search.text import stem
 
 # A word or short phrase to leave out; letters only, so it is safe in any query language.
@@ -26,8 +27,8 @@ DIET_FLAGS = ("vegetarian", "vegan", "gluten_free", "dairy_free")
 class RecipeFilters(BaseModel):
     """A flag set to true keeps only recipes with it, false only recipes without it; unset
     leaves it free. `max_total_minutes` keeps only recipes known to be that quick: a recipe
-    whose time is not given never passes it. `exclude` leaves out recipes whose title or
-    ingredients hold any of these words (plurals folded)."""
+    whose time is not given never passes it. `exclude` leaves out recipes whose title,
+    ingredients or facts (app/search/recipe_facts.py) hold any of these words (plurals folded)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -68,9 +69,8 @@ class RecipeFilters(BaseModel):
         limit = self.max_total_minutes
         if limit is not None and (recipe.total_minutes is None or recipe.total_minutes > limit):
             return False
-        words = " ".join(
-            stem(w) for w in re.findall(r"[a-z']+", " ".join([recipe.title, *recipe.ingredients]).lower())
-        )
+        said = " ".join([recipe.title, *recipe.ingredients, *facts(recipe)]).lower()
+        words = " ".join(stem(w) for w in re.findall(r"[a-z']+", said))
         return not any(
             re.search(rf"\b{re.escape(' '.join(stem(w) for w in phrase.split()))}\b", words)
             for phrase in self.exclude

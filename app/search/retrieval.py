@@ -21,9 +21,11 @@ from app.providers.protocols import (
     SemanticOptions,
 )
 from app.recipes import Recipe
+from app.search import accompaniments
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
-from app.search.variants import beside, variants
+from app.search.variants import variants
 
 
 @dataclass(frozen=True)
@@ -94,16 +96,23 @@ class Retriever:
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         named, left = variants(question, await self.catalog.names.get())
-        searched = beside(question, searched)
+        if not named and is_open(searched):
+            # "I want something vegetarian": nothing left to search by but the filters.
+            searched = OPEN_SEARCH
+            found = await self.retrieve(searched, top * WIDER, mode=mode, filters=applied, semantic=semantic)
+            return Retrieval(searched, applied, varied(found, top), semantic)
+        searched, beside = accompaniments.search_text(question, searched)
         wanted = max(top, len(named)) if named else top + len(left)
+        beside = beside and not named
+        if beside:
+            wanted = top * accompaniments.WIDER
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:
             found = await self.keep_named(named, found, applied)
-        elif left:
+        else:
             # Moved below the others rather than dropped: when nothing else fits, it still comes.
-            found = (
-                [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
-            )[:top]
+            found = [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
+            found = accompaniments.beside_first(found, top) if beside else found[:top]
         return Retrieval(searched, applied, found, semantic, tuple(named))
 
     async def keep_named(

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
-from app.search.text import content_words
+from app.search.accompaniments import SERVED_WITH
 
 LIKENESS = re.compile(
     r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
@@ -22,27 +22,18 @@ LIKENESS = re.compile(
     re.I,
 )
 # "The Spanish equivalent of French toast", "a twist on carbonara": also a dish to leave; and
-# "a dessert to go with the Lasagna", "a side to serve with it": another dish, beside it.
-# Not "I'll go with the risotto", a choice.
-PAIRING = (
-    r"(?:to|would|will|that|which) go (?:well )?with|goes (?:well )?with|go well with|serve (?:it )?with"
-    r"|served with|pair(?:s|ed)? with|alongside"
-)
+# "a dessert to go with the Lasagna" (app/search/accompaniments.py): another dish, beside it.
 VARIANT = re.compile(
-    LIKENESS.pattern + rf"|\bequivalent of\b|\b(?:take|twist|spin) on\b|\b(?:{PAIRING})\b", re.I
+    LIKENESS.pattern + rf"|\bequivalent of\b|\b(?:take|twist|spin) on\b|{SERVED_WITH.pattern}", re.I
 )
 # The dish after such a cue, up to what the question wants changed: "like [a spanish
 # omelette] but italian", "the greek version of [lasagna]".
 REFERENCE = re.compile(
     rf"\b(?:like|similar to|instead of|rather than|alternative to|version of|other than|equivalent of"
-    rf"|(?:take|twist|spin) on|{PAIRING})\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
+    rf"|(?:take|twist|spin) on|{SERVED_WITH.pattern})\s+(?:an?\s+|the\s+|some\s+|my\s+)?"
     r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
     re.I,
 )
-# Words that ask, not what for: "what should I serve", "any ideas".
-ASKING = frozenset({"serve", "make", "cook", "ideas", "idea", "something", "anything", "good", "nice", "ok"})
-# The cue of a dish to go with another: "a dessert [to go with the Lasagna]".
-PAIRED = re.compile(rf"\b(?:{PAIRING})\b", re.I)
 # More of a kind than those named: each recipe named after it is one to move away from.
 BESIDES = re.compile(r"\bbesides\b", re.I)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
@@ -111,17 +102,3 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
     kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
-
-
-def beside(question: str, searched: str) -> str:
-    """The search text of "a dessert to go with the Lasagna": what is asked for ("a dessert"),
-    not the dish it goes with, whose words would bring that dish's kin back."""
-    paired = [m.group(0) for m in REFERENCE.finditer(question) if PAIRED.match(m.group(0))]
-    if not paired:
-        return searched
-    for phrase in paired:
-        searched = searched.replace(phrase, " ")
-    # "What should I serve with the Paella?" asks for no kind of dish: a side is what goes with one.
-    if not set(content_words(searched)) - ASKING:
-        searched += " side"
-    return " ".join(searched.split())

@@ -1,0 +1,64 @@
+"""A question for what goes with a dish: "what do I serve with a roast beef?", "what to serve
+with tacos", "nibbles to go with a cold beer".
+
+The dish it names is what the words match best (the tacos themselves), while the answer is
+what is eaten beside it: naan and raita with a curry, guacamole and salsa with tacos. Each
+recipe's course (app/search/recipe_facts.py, from its own data) tells which recipes are
+eaten beside a dish: side dishes, condiments and snacks are moved first, in the order the
+search ranked them, the rest after.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TypeVar
+
+from app.search.open_question import Ranked
+from app.search.recipe_facts import course
+from app.search.text import content_words
+
+# Not "I'll go with the risotto", a choice.
+SERVED_WITH = re.compile(
+    r"\b(?:serve|served|serving|goes|pairs?|paired|eat)\s+(?:well\s+)?(?:with|alongside)\b"
+    r"|(?<!\bi'll )(?<!\bill )(?<!\bi )(?<!\bi'd )(?<!\blet's )(?<!\bwe'll )(?<!\bwe )"
+    r"\bgo\s+(?:well\s+)?with\b"
+    r"|\balongside\b|\baccompan(?:y|iment|iments)\b",
+    re.I,
+)
+# What goes with the dish, up to the end of its clause: "a dessert [to go with the Lasagna]".
+PAIRED = re.compile(rf"(?:\bto\s+)?(?:{SERVED_WITH.pattern})\s+[^,.;:!?]*", re.I)
+# Words that ask, not what for: "what should I serve", "any ideas".
+ASKING = frozenset({"serve", "make", "cook", "ideas", "idea", "something", "anything", "good", "nice", "ok"})
+BESIDE = frozenset({"side dish", "condiment", "snack"})
+# How many more candidates than offered are fetched to find those eaten beside the dish.
+WIDER = 4
+
+T = TypeVar("T", bound=Ranked)
+
+
+def asks_for_accompaniments(question: str) -> bool:
+    return SERVED_WITH.search(question) is not None
+
+
+def search_text(question: str, searched: str) -> tuple[str, bool]:
+    """What to search for a question about what goes with a dish, and whether what is eaten
+    beside a dish comes first. "A dessert to go with the Lasagna" asks for a kind of dish: its
+    words alone are searched, since the Lasagna's would bring its kin back. "What do I serve
+    with tacos?" asks for none: the tacos' words find what goes with them, sides first."""
+    said = [m.group(0) for m in PAIRED.finditer(question)]
+    if not said:
+        return searched, False
+    rest = searched
+    for phrase in said:
+        rest = rest.replace(phrase, " ")
+    if set(content_words(rest)) - ASKING:
+        return " ".join(rest.split()), False
+    return searched, True
+
+
+def beside_first(found: Sequence[T], top: int) -> list[T]:
+    """The first `top` of `found`, what is eaten beside a dish before the rest, each part in
+    its order."""
+    beside = [f for f in found if course(f.recipe) in BESIDE]
+    return (beside + [f for f in found if course(f.recipe) not in BESIDE])[:top]

@@ -1,0 +1,56 @@
+"""A question for what goes with a dish is answered with what is eaten beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from app.recipes import Recipe
+from app.search.accompaniments import BESIDE, asks_for_accompaniments, beside_first
+from app.search.recipe_facts import course
+from app.search.retrieval import Retriever
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("what do I serve alongside a curry?", True),
+        ("what to serve with tacos", True),
+        ("nibbles to go with a cold beer", True),
+        ("what goes well with lamb", True),
+        ("tacos with guacamole", False),
+        ("a curry served hot", False),
+    ],
+)
+def test_a_question_for_what_goes_with_a_dish_is_recognised(question: str, asks: bool):
+    assert asks_for_accompaniments(question) is asks
+
+
+@dataclass(frozen=True)
+class Found:
+    recipe: Recipe
+
+
+def dish(title: str, *tags: str) -> Found:
+    recipe_id = "-".join(title.lower().split())
+    return Found(Recipe(id=recipe_id, title=title, ingredients=["flour"], steps=["Cook."], tags=list(tags)))
+
+
+def test_what_is_eaten_beside_a_dish_comes_first_each_part_in_its_order():
+    found = [
+        dish("Fish Curry", "fish", "curry"),
+        dish("Naan Bread", "bread"),
+        dish("Chicken Curry", "chicken"),
+    ]
+    found.append(dish("Onion Raitha", "sauce"))
+
+    assert [f.recipe.title for f in beside_first(found, 3)] == ["Naan Bread", "Onion Raitha", "Fish Curry"]
+
+
+@pytest.mark.parametrize("question", ["what do I serve alongside a curry?", "what to serve with tacos"])
+async def test_the_catalog_offers_sides_and_condiments_for_a_dish(retriever: Retriever, question: str):
+    retrieval = await retriever.retrieve_question(question, 3)
+
+    assert len(retrieval.found) == 3
+    assert course(retrieval.found[0].recipe) in BESIDE
