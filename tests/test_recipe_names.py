@@ -45,6 +45,7 @@ def test_titles_are_found_as_people_write_them(text, ids):
         "Now I want to bake bread.",  # a food word, not the recipe called "Bread"
         "eggs in a tomato and pepper sauce",  # words of a sentence, not a title
         "What about the Stroganov?",  # two titles fit: not for the catalog to guess
+        "turn on the stove and heat the oil",  # a short word one slip from "Stoofvlees" is a word
     ],
 )
 def test_words_of_a_sentence_are_not_titles(text):

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 # meets "shakshouka". Applied in order, after accents are gone.
 VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", "u"), ("ae", "a"))
 # One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
-FUZZY_LENGTH = 5
+FUZZY_LENGTH = 6
 WORD = re.compile(r"[a-z0-9]+")
 
 
