@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Annotated
@@ -55,6 +56,12 @@ class Recipe(BaseModel):
             "dairy-free": self.dairy_free,
         }
         return [label for label, on in flags.items() if on]
+
+    @property
+    def servings_count(self) -> int | None:
+        """The largest number in `servings` ("4-6" serves up to 6), or None when not given."""
+        numbers = [int(n) for n in re.findall(r"\d+", self.servings or "")]
+        return max(numbers) if numbers else None
 
     def content_hash(self) -> str:
         """Changes when anything in the recipe does: what indexing compares to skip work."""

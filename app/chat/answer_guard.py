@@ -19,7 +19,6 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from app.chat.data_answers import servings_count
 from app.recipes import Recipe
 
 log = logging.getLogger(__name__)
@@ -243,5 +242,4 @@ __all__ = [
     "guard_text",
     "names_outside",
     "no_names",
-    "servings_count",
 ]

@@ -62,12 +62,6 @@ def minutes(value: int) -> str:
     return f"{value} min"
 
 
-def servings_count(recipe: Recipe) -> int | None:
-    """The largest number in `servings` ("4-6" serves up to 6), or None when not given."""
-    numbers = [int(n) for n in re.findall(r"\d+", recipe.servings or "")]
-    return max(numbers) if numbers else None
-
-
 def key_ingredients(recipe: Recipe, most: int = 4) -> list[str]:
     """The first few ingredients without their amounts: what the dish is made of."""
     names: list[str] = []
@@ -86,7 +80,7 @@ def facts(recipe: Recipe) -> str:
     parts = []
     if recipe.total_minutes is not None:
         parts.append(f"{minutes(recipe.total_minutes)} in all")
-    if (count := servings_count(recipe)) is not None:
+    if (count := recipe.servings_count) is not None:
         parts.append(f"serves {recipe.servings if recipe.servings and len(recipe.servings) <= 8 else count}")
     parts.extend(recipe.diet_labels)
     return ", ".join(parts)
@@ -193,12 +187,12 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         return Composed(text, "time")
     most, fewest = MOST.search(question), FEWEST.search(question)
     if most or fewest:
-        counted = [r for r in recipes if servings_count(r) is not None]
+        counted = [r for r in recipes if r.servings_count is not None]
         if not counted:
             return Composed(
                 f"None of {join([cite(r) for r in recipes])} says how many it serves.", "servings"
             )
-        ordered = sorted(counted, key=lambda r: servings_count(r) or 0, reverse=bool(most))
+        ordered = sorted(counted, key=lambda r: r.servings_count or 0, reverse=bool(most))
         best = ordered[0]
         text = f"{cite(best)} serves the {'most' if most else 'fewest'}: {best.servings}."
         others = [f"{cite(r)} serves {r.servings}" for r in ordered[1:]]

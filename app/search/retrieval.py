@@ -21,7 +21,7 @@ from app.providers.protocols import (
     SemanticOptions,
 )
 from app.recipes import Recipe
-from app.search import accompaniments
+from app.search import accompaniments, servings
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
@@ -102,7 +102,8 @@ class Retriever:
             found = await self.retrieve(searched, top * WIDER, mode=mode, filters=applied, semantic=semantic)
             return Retrieval(searched, applied, varied(found, top), semantic)
         searched, beside = accompaniments.search_text(question, searched)
-        wanted = max(top, len(named)) if named else top + len(left)
+        cooks_for = servings.people(question)
+        wanted = max(top, len(named)) if named else top * (servings.WIDER if cooks_for else 1) + len(left)
         beside = beside and not named
         if beside:
             wanted = top * accompaniments.WIDER
@@ -112,6 +113,8 @@ class Retriever:
         else:
             # Moved below the others rather than dropped: when nothing else fits, it still comes.
             found = [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
+            if cooks_for is not None:
+                found = servings.enough_first(found, cooks_for)
             found = accompaniments.beside_first(found, top) if beside else found[:top]
         return Retrieval(searched, applied, found, semantic, tuple(named))
 
