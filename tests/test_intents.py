@@ -151,3 +151,11 @@ def test_a_like_question_leaves_only_the_dish_it_names_after_like():
     assert variants("something like lasagna but with chicken", names) == ([], ["lasagna"])
     assert variants("a chinese version of meatballs", names) == ([], [])
     assert variants("I would like Lasagna", names) == (["lasagna"], [])
+
+
+def test_the_weather_a_question_speaks_of_is_not_searched():
+    # "a soup for a cold day" wants a warming soup, not one of the cold soups.
+    text = read_question("what's a good soup for a cold day?").text
+
+    assert "cold" not in text.split()
+    assert "stew" in text.split()

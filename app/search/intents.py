@@ -25,6 +25,8 @@ class Intent:
     search: str
     # The phrases that say it, as written in the lexicon (for the model reader's prompt).
     examples: tuple[str, ...] = ()
+    # Those of its phrases that speak of the weather, not of the dish: they are not searched.
+    weather: re.Pattern[str] | None = None
 
 
 def fold(text: str) -> str:
@@ -42,6 +44,9 @@ def intents() -> tuple[Intent, ...]:
             re.compile(r"(?<!\w)(?:" + "|".join(re.escape(fold(p)) for p in entry["when"]) + r")(?!\w)"),
             entry["search"],
             tuple(entry["when"]),
+            re.compile(r"\b(?:" + "|".join(map(re.escape, entry["weather"])) + r")\b", re.I)
+            if entry.get("weather")
+            else None,
         )
         for entry in entries
     )
@@ -64,7 +69,10 @@ def named_intents(names: list[str]) -> list[Intent]:
 
 
 def with_intents(text: str, found: list[Intent]) -> str:
-    """`text` with the words of each intent added (each word once, none it already holds)."""
+    """`text` with the words of each intent added (each word once, none it already holds), and
+    without the phrases that speak of the weather ("cold day" would find cold soups)."""
+    for intent in found:
+        text = intent.weather.sub(" ", text) if intent.weather else text
     words = text.split()
     have = {w.lower() for w in words}
     for intent in found:
