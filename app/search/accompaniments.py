@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from app.search.open_question import Ranked
-from app.search.recipe_facts import course
+from app.search.recipe_facts import COURSES, course
 from app.search.text import content_words
 
 # Not "I'll go with the risotto", a choice.
@@ -52,9 +52,12 @@ def search_text(question: str, searched: str) -> tuple[str, bool]:
     rest = searched
     for phrase in said:
         rest = rest.replace(phrase, " ")
-    if set(content_words(rest)) - ASKING:
-        return " ".join(rest.split()), False
-    return searched, True
+    asked = set(content_words(rest)) - ASKING
+    if not asked:
+        return searched, True
+    # What is eaten beside a dish still comes first, unless another course is asked for.
+    course = next((name for name, words in COURSES if asked & words), None)
+    return " ".join(rest.split()), course is None or course in BESIDE
 
 
 def beside_first(found: Sequence[T], top: int) -> list[T]:

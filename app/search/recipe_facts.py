@@ -92,12 +92,6 @@ def course(recipe: Recipe) -> str | None:
     return None
 
 
-def _servings(recipe: Recipe) -> int | None:
-    """The most servings the recipe says it makes ("6-8" is 8), if it says a number."""
-    numbers = [int(n) for n in re.findall(r"\d+", recipe.servings or "")]
-    return max(numbers) if numbers else None
-
-
 def _families(ingredients: str) -> list[str]:
     said = set(re.findall(r"[a-z]+", ingredients))
     found = []
@@ -135,7 +129,7 @@ def _facts(recipe_json: str) -> tuple[str, ...]:
         words.append("fried")
     if ONE_POT.search(steps + " " + recipe.description):
         words.append("one-pot")
-    if (servings := _servings(recipe)) is not None and servings >= BIG_BATCH_SERVINGS:
+    if (servings := recipe.servings_count) is not None and servings >= BIG_BATCH_SERVINGS:
         words += ["big", "batch"]
     words += _families(" ".join(recipe.ingredients).lower())
     return tuple(dict.fromkeys(words))
