@@ -185,3 +185,15 @@ def test_a_turn_read_again_in_another_conversation_is_settled_by_that_conversati
     assert list(names.in_conversation(turn, "Something with chicken?")) == ["chicken-tikka"]
     assert list(names.in_conversation(turn, "Something with paneer?")) == ["paneer-tikka"]
     assert list(names.in_conversation(turn, "Something with chicken?")) == ["chicken-tikka"]
+
+
+def test_ingredients_in_a_list_are_not_dishes_on_offer():
+    listed = (
+        "These 2 recipes match best:\n"
+        "- Beef Stroganoff (40 min in all): beef, mushrooms, Bread\n"
+        "- Shakshouka (20 min in all): eggs, tomatoes, Bread"
+    )
+    needed = "For Beef Goulash you need:\n- 2 slices Bread\n- beef\n- 1 Pepper Sauce (optional)"
+
+    assert list(NAMES.in_conversation(listed)) == ["stroganoff", "shakshouka"]
+    assert list(NAMES.in_conversation(needed)) == ["beef-goulash"]

@@ -29,6 +29,8 @@ LINE = re.compile(r"[^\n]+")
 SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 # A list item's line opens with a bullet or a number.
 BULLET = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+# A line that heads a list of ingredients.
+INGREDIENT_HEADING = re.compile(r"\b(?:you need|ingredients?|shopping list|to buy)\b[^.!?]*:?\s*$", re.I)
 # A parenthesis describes the dish before it ("(red lentils, carrot, cumin)"): its commas
 # enumerate ingredients, not dishes.
 ASIDE = re.compile(r"\([^()]*\)")
@@ -107,7 +109,13 @@ class ListedDishes:
         aside_ends = {aside.end() for aside in ASIDE.finditer(text)}
         text = ASIDE.sub(lambda aside: " " * len(aside.group()), text)
         found: list[tuple[int, str]] = []
+        ingredients = False
         for line in LINE.finditer(text):
+            if not BULLET.match(line.group()):
+                # The items under "For the Lasagna you need:" are its ingredients, not dishes.
+                ingredients = bool(INGREDIENT_HEADING.search(line.group()))
+            elif ingredients:
+                continue
             if bullet := BULLET.match(line.group()):
                 # What follows an item's dish describes it.
                 clause = next(CLAUSE.finditer(line.group(), bullet.end()), None)

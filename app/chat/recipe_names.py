@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from app.chat.listed_dishes import FILLER, ListedDishes
+from app.chat.listed_dishes import BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import FUZZY_LENGTH, alias_index, aliases, deletions, key, one_slip, words
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
@@ -177,6 +177,13 @@ class RecipeNames:
         """Whether these words are meant as the recipe's name, not as words of a sentence:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
+        line = text[text.rfind("\n", 0, span[0].start()) + 1 : span[0].start()]
+        before_it = BULLET.sub("", line, count=1).strip() if BULLET.match(line) else ""
+        if before_it and (length == 1 or ":" in before_it or before_it[:1].isdigit()):
+            # In a list item, an ingredient line ("- 1 cup Rice") or the description after
+            # the dish ("- Goulash (2 hours): beef, Bread") names no dish; a one-word title
+            # names one only as the item's first word.
+            return False
         if length == 1 and span[0].group()[:1].isupper():
             # "Rice" alone, but not the end of "Arborio Rice" nor the start of "Rice Noodles".
             word = span[0]
