@@ -166,12 +166,15 @@ def reply_text(body: dict[str, Any], tokens: int) -> str:
         schema = fmt.get("json_schema", {}).get("schema", {})
         properties = schema.get("properties", {})
         if "search_text" in properties:  # the app's question reader: no filters read
-            reading: dict[str, Any] = {name: None for name in properties}
+            # Arrays empty, the rest null: a reading of no filters that the app accepts.
+            reading: dict[str, Any] = {
+                name: [] if spec.get("type") == "array" else None for name, spec in properties.items()
+            }
             searched = last_user_text(messages)
             if "question" in properties:  # with the rewrite, in one call: the question unchanged
                 searched = rewrite_of(messages) or searched
                 reading["question"] = searched
-            return json.dumps(reading | {"search_text": searched, "exclude": []})
+            return json.dumps(reading | {"search_text": searched})
         ids = properties.get("sources", {}).get("items", {}).get("properties", {}).get("id", {}).get("enum")
         sources = [{"id": ids[0], "title": ids[0]}] if ids else []
         return json.dumps({"answer": words, "sources": sources})
