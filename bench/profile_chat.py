@@ -196,6 +196,8 @@ def report(profiler: cProfile.Profile, requests: int, plain_ms: float, top: int)
         lines.append(f"| {label} | {cumulative * 1000 / requests:.2f} | {share:.0%} |")
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    if os.environ.get("PROFILE_DUMP"):
+        profiler.dump_stats(os.environ["PROFILE_DUMP"])
     if os.environ.get("PROFILE_CALLERS"):
         pstats.Stats(profiler, stream=out).print_callers(os.environ["PROFILE_CALLERS"])
     lines += ["", "Top functions by own time:", out.getvalue()]
