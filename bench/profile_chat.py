@@ -114,6 +114,7 @@ async def serve(port: int, requests: int, body: dict, stream: bool, top: int) ->
     sampler.start()
     await client_done(requests)
     sampler.stop()
+    sampler.cpu_ms = plain_ms
     profiler = cProfile.Profile(time.process_time)
     profiler.enable()
     await client_done(requests)
@@ -124,6 +125,30 @@ async def serve(port: int, requests: int, body: dict, stream: bool, top: int) ->
 
 
 SELECTORS = selectors.__file__
+# Layers by the path of a frame: the innermost frame that belongs to one names it, so that h11
+# under httpcore2 is the SDK's transport and h11 under uvicorn the HTTP server.
+LAYERS = [
+    ("site-packages/openai/", "openai SDK"),
+    ("site-packages/httpx2/", "openai SDK's transport (httpx2, httpcore2, h11)"),
+    ("site-packages/httpcore2/", "openai SDK's transport (httpx2, httpcore2, h11)"),
+    ("site-packages/uvicorn/", "HTTP server (uvicorn, h11)"),
+    ("site-packages/starlette/", "Starlette"),
+    ("site-packages/pydantic", "pydantic"),
+    ("site-packages/wordllama/", "WordLlama embedding"),
+    ("site-packages/numpy/", "numpy"),
+    ("/logging/", "logging"),
+    ("/app/", "app: "),
+    ("local_host.py", "local host"),
+    ("function_app.py", "function_app.py"),
+]
+
+
+def layer(stack: list[tuple[str, str]]) -> str:
+    for file, _ in stack:
+        for path, name in LAYERS:
+            if path in file:
+                return name + file.split("/app/", 1)[1] if name == "app: " else name
+    return "event loop, other"
 
 
 class Sampler:
@@ -135,6 +160,7 @@ class Sampler:
     def __init__(self, interval: float = 0.0005) -> None:
         self._interval = interval
         self.stacks: list[list[tuple[str, str]]] = []
+        self.cpu_ms = 0.0  # the process's CPU per request, set by the caller
 
     def start(self) -> None:
         signal.signal(signal.SIGPROF, self._sample)
@@ -163,14 +189,18 @@ class Sampler:
         for label, path, function in STAGES:
             hits = sum(1 for s in busy if any(path in f and function in (None, n) for f, n in s))
             lines.append(f"| {label} | {hits / max(1, len(busy)):.0%} |")
-        by_package: dict[str, int] = {}
-        for s in busy:
-            file, function = s[0]
-            where = "/".join(file.split("/")[-2:]) + ":" + function
-            by_package[where] = by_package.get(where, 0) + 1
-        lines += ["", "Where the busy samples' innermost Python frame is (top 30):"]
-        for where, hits in sorted(by_package.items(), key=lambda item: -item[1])[:30]:
-            lines.append(f"  {hits / max(1, len(busy)):5.1%}  {where}")
+        by_layer: dict[str, int] = {}
+        for stack in busy:
+            where = layer(stack)
+            by_layer[where] = by_layer.get(where, 0) + 1
+        lines += [
+            "",
+            "| where the CPU goes (the innermost frame of a known layer) | share | ms per request |",
+            "|---|---:|---:|",
+        ]
+        for where, hits in sorted(by_layer.items(), key=lambda item: -item[1])[:25]:
+            share = hits / max(1, len(busy))
+            lines.append(f"| {where} | {share:.1%} | {share * self.cpu_ms:.2f} |")
         return "\n".join(lines)
 
 
