@@ -37,11 +37,10 @@ OVERHEAD_TURN = 3
 # `file:line(function)`); the rest of the request is what none of them covers.
 STAGES: list[tuple[str, str, str | None]] = [
     ("the route, whole (local_host's endpoint)", "local_host.py", "call"),
-    ("HTTP server: uvicorn's protocol and h11", "uvicorn/protocols/", None),
     ("body: JSON parse, validation (pydantic), dialect", "app/http/chat_body.py", "read_chat_body"),
     ("understanding (rewrite and filters), whole", "app/chat/understanding.py", "understand"),
     ("  the rewrite task: history window, catalog resolver", "app/chat/rewrite.py", "rewrite_task"),
-    ("  the rewrite-and-filters model call", "app/providers/openai_clients.py", "complete"),
+    ("  the rewrite's model call (alone or with the filters)", "app/providers/openai_clients.py", "complete"),
     ("  the rewrite guard", "app/chat/rewrite.py", "check"),
     ("retrieval: question reading, embedding, search, fetch", "app/search/retrieval.py", "retrieve_question"),
     ("answer prompt", "app/chat/answers.py", "answer_messages"),
@@ -201,6 +200,17 @@ class Sampler:
         for where, hits in sorted(by_layer.items(), key=lambda item: -item[1])[:25]:
             share = hits / max(1, len(busy))
             lines.append(f"| {where} | {share:.1%} | {share * self.cpu_ms:.2f} |")
+        inclusive: dict[str, int] = {}
+        for stack in busy:
+            # Each function once per sample, however deep it recurses.
+            named = {f"{file.split('/app/', 1)[1]}:{name}" for file, name in stack if "/app/" in file}
+            for function in named:
+                inclusive[function] = inclusive.get(function, 0) + 1
+        lines += ["", "| the app's functions, inclusive (top 25) | share | ms per request |"]
+        lines += ["|---|---:|---:|"]
+        for function, hits in sorted(inclusive.items(), key=lambda item: -item[1])[:25]:
+            share = hits / max(1, len(busy))
+            lines.append(f"| `{function}` | {share:.1%} | {share * self.cpu_ms:.2f} |")
         return "\n".join(lines)
 
 
