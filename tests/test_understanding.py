@@ -235,3 +235,19 @@ def test_the_combined_schema_is_the_readers_with_the_question_first():
     assert isinstance(required, list)
     assert set(REWRITE_READING_SCHEMA["required"]) == {"question", *required}
     assert REWRITE_READING_SCHEMA["additionalProperties"] is False
+
+
+def test_a_filter_the_rules_could_not_read_earlier_keeps_the_follow_up_in_one_reading_call(client, llm):
+    # The model's rewrite may carry "allergic to nuts" where the resolver does not: the rules
+    # could not read it from the rewrite, so the model reads the filters.
+    earlier = [
+        {"role": "user", "content": "A dessert, I am allergic to nuts"},
+        {"role": "assistant", "content": "I can recommend the Apple pie."},
+    ]
+    question = "Something quicker?"
+    llm.replies.append(reading("A quicker dessert, allergic to nuts?", "quicker dessert", exclude=["nuts"]))
+
+    response = client.post("/api/chat/reformulate", json={"userMessage": question, "conversation": earlier})
+
+    assert response.status_code == 200
+    assert [c["json_schema"] for c in llm.calls] == [REWRITE_READING_SCHEMA]

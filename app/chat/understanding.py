@@ -6,12 +6,12 @@ at most.
   the question reader (the model, on a cloud model with structured output);
 - a follow-up that a model rewrites, where the model also reads filters, gets both from ONE
   structured-output call (the rewrite and the filters as one JSON object) when the rules leave
-  a hint of a filter unread in the message or in what the resolver carries: the rewrite is
-  held to the rewrite guard (app/chat/rewrite.py) and the filters to the question as the
-  reader's are; when the guard sets the rewrite aside, the rules read the filters of the
-  rewrite kept, because the model read its own. When the rules read every filter, as on a
-  first turn, the call asks for the rewrite alone, as plain text (no schema: a schema is
-  some 200 tokens of prompt), and the rules read the rewrite's filters;
+  a hint of a filter unread in the message, in what the resolver carries or in an earlier
+  message of the user's: the rewrite is held to the rewrite guard (app/chat/rewrite.py) and
+  the filters to the question as the reader's are; when the guard sets the rewrite aside, the
+  rules read the filters of the rewrite kept, because the model read its own. When the rules
+  read every filter, as on a first turn, the call asks for the rewrite alone, as plain text
+  (no schema: a schema is some 200 tokens of prompt), and the rules read its filters;
 - otherwise (the catalog's rewrite, or a reader of rules) the rewrite, then the filters as for
   a first turn.
 
@@ -98,9 +98,11 @@ async def read_filters(question: str, reader: QuestionReader) -> ReadQuestion:
 
 
 def needs_reading(task: RewriteTask) -> bool:
-    """Whether the rules leave a filter unread in the message or in the resolver's rewrite
-    (which holds the earlier requests the message keeps): then the model reads the filters."""
-    texts = dict.fromkeys((task.question, task.resolution.question))
+    """Whether the rules leave a filter unread in the message, in the resolver's rewrite (which
+    holds the earlier requests the message keeps) or in an earlier message of the user's (which
+    the model's rewrite may carry where the resolver did not): then the model reads the filters."""
+    earlier = (turn.content for turn in task.history if turn.role == "user")
+    texts = dict.fromkeys((task.question, task.resolution.question, *earlier))
     return any(not rules_suffice(text, read_question(text)) for text in texts)
 
 
