@@ -89,9 +89,11 @@ class RecipeNames:
         starts: dict[str, set[int]] = {}
         for alias_keys in self._aliases:
             starts.setdefault(alias_keys[0], set()).add(len(alias_keys))
-        self._lengths_from = {k: sorted(lengths, reverse=True) for k, lengths in starts.items()}
+        self._lengths_from = {k: sorted(n, reverse=True) for k, n in starts.items()}
         self._listed = ListedDishes(titles)
         self._turns: dict[str | tuple[str, bytes], dict[str, int]] = {}
+        self._context: str | None = None
+        self._context_digest = b""
         self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
@@ -222,9 +224,10 @@ class RecipeNames:
         each, in order: as `named` finds them, and as the dish that opens a list item or
         clause ("- banana pancakes, 20 minutes", "choc chip cookies, classic oatmeal cookies,
         …"), where assistants name dishes loosely."""
-        # A conversation's context is long: it is remembered by its digest.
-        settled_by = (text, hashlib.blake2b(context.encode(), digest_size=16).digest())
-        if (places := self._turns.get(text, self._turns.get(settled_by))) is not None:
+        if (places := self._turns.get(text)) is not None:
+            return dict(places)
+        settled_by = (text, self._digest(context))
+        if (places := self._turns.get(settled_by)) is not None:
             return dict(places)
         around = _Context(context)
         tokens = list(re.finditer(r"[^\W_]+", text))
@@ -246,6 +249,13 @@ class RecipeNames:
             self._turns.clear()
         self._turns[settled_by if around.used else text] = places
         return dict(places)
+
+    def _digest(self, context: str) -> bytes:
+        """A context (long, and the same for each turn of a conversation), by its digest."""
+        if context != self._context:
+            self._context = context
+            self._context_digest = hashlib.blake2b(context.encode(), digest_size=16).digest()
+        return self._context_digest
 
     def position(self, text: str, recipe_id: str) -> int:
         """Where (a character offset) `text` first names the recipe, by the first of its
