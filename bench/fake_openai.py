@@ -147,15 +147,28 @@ def last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+# What a rewrite prompt asks for, LangChain's ("standalone question") and the app's ("to stand
+# alone"), in any spelling.
+STANDALONE = re.compile(r"stand[- ]?alone", re.IGNORECASE)
+
+
 def rewrite_of(messages: list[dict[str, Any]]) -> str | None:
-    """A rewrite call (ours or LangChain's) gets the latest question back unchanged: a rewrite
-    that passes the app's guard, so that no fallback path is what gets measured."""
+    """A rewrite call (ours or LangChain's) gets the latest question back, naming what the
+    app's resolver found (the recipes it refers to, the requests it keeps), as a model that
+    follows the prompt would: a rewrite that passes the app's guard, so that no fallback path
+    is what gets measured."""
     system = str(messages[0].get("content") or "") if messages else ""
-    if "standalone" not in system.lower():
+    if not STANDALONE.search(system):
         return None
     text = last_user_text(messages)
     marker = "Latest question:"
-    return text.rsplit(marker, 1)[1].strip() if marker in text else text.strip()
+    if marker not in text:
+        return text.strip()
+    question, *found = text.rsplit(marker, 1)[1].strip().split("\n")
+    named = [line.split(":", 1)[1].strip() for line in found if ":" in line]
+    if not named:
+        return question
+    return f"{question.rstrip('?')} ({'; '.join(named)})?"
 
 
 def reply_text(body: dict[str, Any], tokens: int) -> str:
@@ -166,12 +179,15 @@ def reply_text(body: dict[str, Any], tokens: int) -> str:
         schema = fmt.get("json_schema", {}).get("schema", {})
         properties = schema.get("properties", {})
         if "search_text" in properties:  # the app's question reader: no filters read
-            reading: dict[str, Any] = {name: None for name in properties}
+            # Arrays empty, the rest null: a reading of no filters that the app accepts.
+            reading: dict[str, Any] = {
+                name: [] if spec.get("type") == "array" else None for name, spec in properties.items()
+            }
             searched = last_user_text(messages)
             if "question" in properties:  # with the rewrite, in one call: the question unchanged
                 searched = rewrite_of(messages) or searched
                 reading["question"] = searched
-            return json.dumps(reading | {"search_text": searched, "exclude": []})
+            return json.dumps(reading | {"search_text": searched})
         ids = properties.get("sources", {}).get("items", {}).get("properties", {}).get("id", {}).get("enum")
         sources = [{"id": ids[0], "title": ids[0]}] if ids else []
         return json.dumps({"answer": words, "sources": sources})

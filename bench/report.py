@@ -8,7 +8,7 @@ from typing import Any
 from bench.stats import median, p95
 
 OVERHEAD_GOAL_MS = 3.0
-CONCURRENCY_GOAL = 1.5
+CONCURRENCY_GOAL = 2.0
 IMPORT_GOAL_MS = 500.0
 FIRST_REQUEST_GOAL_MS = 1000.0
 SHOWN_TURNS = (1, 2, 3, 4, 6, 10, 20, 35, 50)
@@ -62,6 +62,11 @@ def concurrency_table(rows: dict[str, Any], concurrency: int) -> list[str]:
     return lines
 
 
+def sent(calls: dict[str, Any]) -> int:
+    """The prompt tokens a pipeline's calls sent, with their structured-output schemas."""
+    return int(calls["prompt_tokens"]) + int(calls.get("schema_tokens", 0))
+
+
 def turns_table(turns: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| turn | ours, protocol: calls | prompt tokens | + schemas "
@@ -79,19 +84,20 @@ def turns_table(turns: list[dict[str, Any]]) -> list[str]:
         page_schemas = sum(row[p].get("schema_tokens", 0) for p in PAGE)
         schemas = ours.get("schema_tokens", 0)
         ratio = ours["prompt_tokens"] / theirs["prompt_tokens"]
+        with_schemas = (ours["prompt_tokens"] + schemas) / theirs["prompt_tokens"]
         lines.append(
             f"| {row['turn']} | {ours['calls']} | {ours['prompt_tokens']} | {schemas} | {page_calls} "
             f"| {page_tokens} | {page_schemas} | {theirs['calls']} | {theirs['prompt_tokens']} "
-            f"| {ratio:.2f} | {(ours['prompt_tokens'] + schemas) / theirs['prompt_tokens']:.2f} "
-            f"| {verdict(ratio <= 1)} |"
+            f"| {ratio:.2f} | {with_schemas:.2f} | {verdict(with_schemas <= 1)} |"
         )
-    over = [
-        r["turn"] for r in turns if r["ours: protocol"]["prompt_tokens"] > r["LangChain"]["prompt_tokens"]
-    ]
+    # The schema is read by the model and billed as input: the goal counts it.
+    over = [r["turn"] for r in turns if sent(r["ours: protocol"]) > r["LangChain"]["prompt_tokens"]]
+    page_over = [r["turn"] for r in turns if sum(sent(r[p]) for p in PAGE) > r["LangChain"]["prompt_tokens"]]
     lines += [
         "",
         f"Turns (of {len(turns)} measured, 1 to {turns[-1]['turn']}) where ours sent more prompt tokens than "
-        f"LangChain's: {', '.join(map(str, over)) or 'none'}.",
+        f"LangChain's, schemas counted: protocol {', '.join(map(str, over)) or 'none'}; "
+        f"page {', '.join(map(str, page_over)) or 'none'}.",
     ]
     return lines
 

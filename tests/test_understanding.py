@@ -1,6 +1,7 @@
 """One model call at most before the answer: the rewrite and the filters of a follow-up come
-from one structured-output call, a first turn the rules read makes none, and the page's two
-requests make no more calls than the protocol's one (app/chat/understanding.py)."""
+from one structured-output call (a plain rewrite when the rules read every filter), a first
+turn the rules read makes none, and the page's two requests make no more calls than the
+protocol's one (app/chat/understanding.py)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ FOLLOW_UP = "From those, which is the quickest to cook without eggs?"
 REWRITTEN = (
     "Which of the Mushroom sauce, the Shakshouka and the Spanish Tortilla"
     " is the quickest to cook without eggs?"
+)
+# The same, with a filter the rules cannot read ("allergic to"): the model reads it.
+UNREAD_FOLLOW_UP = "From those, which is the quickest to cook? I am allergic to eggs"
+UNREAD_REWRITTEN = (
+    "Which of the Mushroom sauce, the Shakshouka and the Spanish Tortilla"
+    " is the quickest to cook for someone allergic to eggs?"
 )
 ANSWER = ["The ", "Shakshouka [shakshouka]", "."]
 
@@ -86,10 +93,10 @@ def test_a_first_turn_with_a_filter_the_rules_cannot_read_asks_the_reader_once(c
 
 
 def test_a_follow_up_gets_its_rewrite_and_filters_from_one_call(client, llm):
-    llm.replies.append(reading(REWRITTEN, "quickest of the three", exclude=["eggs", "onions"]))
+    llm.replies.append(reading(UNREAD_REWRITTEN, "quickest of the three", exclude=["eggs", "onions"]))
     llm.streams.append(ANSWER)
 
-    body = protocol(client, [*OFFERED, {"role": "user", "content": FOLLOW_UP}])
+    body = protocol(client, [*OFFERED, {"role": "user", "content": UNREAD_FOLLOW_UP}])
 
     [call] = llm.calls
     assert call["json_schema"] == REWRITE_READING_SCHEMA
@@ -97,7 +104,7 @@ def test_a_follow_up_gets_its_rewrite_and_filters_from_one_call(client, llm):
     assert "Mushroom sauce; Shakshouka; Spanish Tortilla" in call["messages"][-1]["content"]
     assert len(llm.stream_calls) == 1
     thoughts = json.dumps(body["choices"][0]["context"]["thoughts"])
-    assert REWRITTEN in thoughts
+    assert UNREAD_REWRITTEN in thoughts
     # Held to the question as the reader's are: "onions" was never said.
     assert '"exclude": ["eggs"]' in thoughts
 
@@ -106,10 +113,12 @@ def test_a_rewrite_the_guard_sets_aside_takes_the_rules_filters_of_the_catalogs_
     # Drops the recipes the message refers to, and invents a filter.
     llm.replies.append(reading("Which recipe is quickest without eggs?", "recipe", vegan=True))
 
-    response = client.post("/api/chat/reformulate", json={"userMessage": FOLLOW_UP, "conversation": OFFERED})
+    response = client.post(
+        "/api/chat/reformulate", json={"userMessage": UNREAD_FOLLOW_UP, "conversation": OFFERED}
+    )
 
     body = response.json()
-    assert len(llm.calls) == 1
+    assert [c["json_schema"] for c in llm.calls] == [REWRITE_READING_SCHEMA]
     assert body["rewritten_by"] == "catalog"
     assert "Mushroom sauce" in body["question"]
     assert body["filters"] == read_question(body["question"]).filters.model_dump(mode="json")
@@ -119,19 +128,39 @@ def test_a_rewrite_the_guard_sets_aside_takes_the_rules_filters_of_the_catalogs_
 def test_a_reply_that_is_not_the_json_asked_for_falls_back_to_the_catalog_and_the_rules(client, llm):
     llm.replies.append("Which is quickest?")
 
-    response = client.post("/api/chat/reformulate", json={"userMessage": FOLLOW_UP, "conversation": OFFERED})
+    response = client.post(
+        "/api/chat/reformulate", json={"userMessage": UNREAD_FOLLOW_UP, "conversation": OFFERED}
+    )
 
     assert response.status_code == 200
-    assert response.json()["rewritten_by"] == "catalog"
-    assert response.json()["filters"]["exclude"] == ["eggs"]
+    body = response.json()
+    assert body["rewritten_by"] == "catalog"
+    assert body["filters"] == read_question(body["question"]).filters.model_dump(mode="json")
+
+
+def test_a_follow_up_whose_filters_the_rules_read_asks_for_the_rewrite_alone(client, llm):
+    llm.replies.append(REWRITTEN)
+    llm.streams.append(ANSWER)
+
+    response = client.post("/api/chat/reformulate", json={"userMessage": FOLLOW_UP, "conversation": OFFERED})
+
+    body = response.json()
+    [call] = llm.calls
+    # No schema: the reply is the rewrite as plain text, and the rules read its filters.
+    assert call["json_schema"] is None
+    assert "Mushroom sauce; Shakshouka; Spanish Tortilla" in call["messages"][-1]["content"]
+    assert body["rewritten_by"] == "model"
+    assert body["question"] == REWRITTEN
+    assert body["filters"]["exclude"] == ["eggs"]
+    assert body["searched"] == read_question(REWRITTEN).text
 
 
 def test_the_pages_two_requests_make_no_more_calls_than_the_protocols_one(client, llm):
-    llm.replies.append(reading(REWRITTEN, "quickest of the three", exclude=["eggs"]))
+    llm.replies.append(reading(UNREAD_REWRITTEN, "quickest of the three", exclude=["eggs"]))
     llm.streams.append(ANSWER)
 
     rewrite = client.post(
-        "/api/chat/reformulate", json={"userMessage": FOLLOW_UP, "conversation": OFFERED}
+        "/api/chat/reformulate", json={"userMessage": UNREAD_FOLLOW_UP, "conversation": OFFERED}
     ).json()
     answer = client.post(
         "/api/chat",
@@ -206,3 +235,19 @@ def test_the_combined_schema_is_the_readers_with_the_question_first():
     assert isinstance(required, list)
     assert set(REWRITE_READING_SCHEMA["required"]) == {"question", *required}
     assert REWRITE_READING_SCHEMA["additionalProperties"] is False
+
+
+def test_a_filter_the_rules_could_not_read_earlier_keeps_the_follow_up_in_one_reading_call(client, llm):
+    # The model's rewrite may carry "allergic to nuts" where the resolver does not: the rules
+    # could not read it from the rewrite, so the model reads the filters.
+    earlier = [
+        {"role": "user", "content": "A dessert, I am allergic to nuts"},
+        {"role": "assistant", "content": "I can recommend the Apple pie."},
+    ]
+    question = "Something quicker?"
+    llm.replies.append(reading("A quicker dessert, allergic to nuts?", "quicker dessert", exclude=["nuts"]))
+
+    response = client.post("/api/chat/reformulate", json={"userMessage": question, "conversation": earlier})
+
+    assert response.status_code == 200
+    assert [c["json_schema"] for c in llm.calls] == [REWRITE_READING_SCHEMA]

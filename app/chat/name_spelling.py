@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from functools import lru_cache
 
 # Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
 # meets "shakshouka". Applied in order, after accents are gone.
@@ -13,6 +14,12 @@ VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", 
 # One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
 FUZZY_LENGTH = 6
 WORD = re.compile(r"[a-z0-9]+")
+DOUBLED = re.compile(r"(.)\1+")
+# Every turn of a conversation is read for names again at each request, and its answer by the
+# guard: the same words and texts come back, and folding them was a good part of a request's
+# CPU. Bounded caches, since texts come from clients.
+WORDS_KEPT = 4096
+KEYS_KEPT = 65536
 
 
 def fold(text: str) -> str:
@@ -22,9 +29,15 @@ def fold(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    return WORD.findall(fold(text))
+    return list(_words(text))
 
 
+@lru_cache(maxsize=WORDS_KEPT)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(WORD.findall(fold(text)))
+
+
+@lru_cache(maxsize=KEYS_KEPT)
 def key(word: str) -> str:
     """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
     for old, new in VARIANTS:
@@ -32,7 +45,7 @@ def key(word: str) -> str:
     # The plural first: "eggs" is "egg" before its doubled letter goes, "glass" no plural.
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         word = word[:-1]
-    return re.sub(r"(.)\1+", r"\1", word)
+    return DOUBLED.sub(lambda doubled: doubled[1], word)
 
 
 def one_slip(a: str, b: str) -> bool:

@@ -8,6 +8,7 @@ in, what retrieval keeps to, and what an answer may not invent."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -86,9 +87,16 @@ class RecipeNames:
         for alias_keys in self._aliases:
             for k in set(alias_keys):
                 self._with_key.setdefault(k, []).append(alias_keys)
-        self._longest = max((len(a) for a in self._aliases), default=0)
+        # The lengths of the names that start with a word key, longest first: most words
+        # start none, and need no look-up at every length.
+        starts: dict[str, set[int]] = {}
+        for alias_keys in self._aliases:
+            starts.setdefault(alias_keys[0], set()).add(len(alias_keys))
+        self._lengths_from = {k: sorted(n, reverse=True) for k, n in starts.items()}
         self._listed = ListedDishes(titles)
-        self._turns: dict[str, dict[str, int]] = {}
+        self._turns: dict[str | tuple[str, bytes], dict[str, int]] = {}
+        self._context: str | None = None
+        self._context_digest = b""
         self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
         for k in self._vocabulary:
@@ -167,7 +175,10 @@ class RecipeNames:
         return None
 
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
-        for length in range(min(self._longest, len(keys) - start), 0, -1):
+        lengths = {n for k in keys[start] for n in self._lengths_from.get(k, ())}
+        for length in sorted(lengths, reverse=True):
+            if length > len(keys) - start:
+                continue
             for alias in _combinations(keys[start : start + length]):
                 if (recipe_id := self._aliases.get(alias)) is not None:
                     return length, recipe_id
@@ -224,7 +235,10 @@ class RecipeNames:
         clause ("- banana pancakes, 20 minutes", "choc chip cookies, classic oatmeal cookies,
         …"), where assistants name dishes loosely."""
         if (places := self._turns.get(text)) is not None:
-            return places
+            return dict(places)
+        settled_by = (text, self._digest(context))
+        if (places := self._turns.get(settled_by)) is not None:
+            return dict(places)
         around = _Context(context)
         tokens = list(re.finditer(r"[^\W_]+", text))
         spans = [
@@ -239,13 +253,19 @@ class RecipeNames:
         places = {}
         for at, i in sorted(found):
             places.setdefault(i, at)
-        # Every turn of a conversation is read again at each follow-up: a turn read without
-        # its context is remembered (a bounded number of them, per catalog).
-        if not around.used:
-            if len(self._turns) >= TURNS_KEPT:
-                self._turns.clear()
-            self._turns[text] = places
+        # Every turn of a conversation is read again at each follow-up: a turn is remembered
+        # (a bounded number of them, per catalog), with its context if that settled a name.
+        if len(self._turns) >= TURNS_KEPT:
+            self._turns.clear()
+        self._turns[settled_by if around.used else text] = places
         return dict(places)
+
+    def _digest(self, context: str) -> bytes:
+        """A context (long, and the same for each turn of a conversation), by its digest."""
+        if context != self._context:
+            self._context = context
+            self._context_digest = hashlib.blake2b(context.encode(), digest_size=16).digest()
+        return self._context_digest
 
     def position(self, text: str, recipe_id: str) -> int:
         """Where (a character offset) `text` first names the recipe, by the first of its

@@ -5,10 +5,13 @@ at most.
   (app/search/question_reader.py) when they leave no hint of one unread, and only otherwise by
   the question reader (the model, on a cloud model with structured output);
 - a follow-up that a model rewrites, where the model also reads filters, gets both from ONE
-  structured-output call (the rewrite and the filters as one JSON object): the rewrite is held
-  to the rewrite guard (app/chat/rewrite.py) and the filters to the question as the reader's
-  are; when the guard sets the rewrite aside, the rules read the filters of the rewrite kept,
-  because the model read its own;
+  structured-output call (the rewrite and the filters as one JSON object) when the rules leave
+  a hint of a filter unread in the message, in what the resolver carries or in an earlier
+  message of the user's: the rewrite is held to the rewrite guard (app/chat/rewrite.py) and
+  the filters to the question as the reader's are; when the guard sets the rewrite aside, the
+  rules read the filters of the rewrite kept, because the model read its own. When the rules
+  read every filter, as on a first turn, the call asks for the rewrite alone, as plain text
+  (no schema: a schema is some 200 tokens of prompt), and the rules read its filters;
 - otherwise (the catalog's rewrite, or a reader of rules) the rewrite, then the filters as for
   a first turn.
 
@@ -94,6 +97,29 @@ async def read_filters(question: str, reader: QuestionReader) -> ReadQuestion:
     return read
 
 
+def needs_reading(task: RewriteTask) -> bool:
+    """Whether the rules leave a filter unread in the message, in the resolver's rewrite (which
+    holds the earlier requests the message keeps) or in an earlier message of the user's (which
+    the model's rewrite may carry where the resolver did not): then the model reads the filters."""
+    earlier = (turn.content for turn in task.history if turn.role == "user")
+    texts = dict.fromkeys((task.question, task.resolution.question, *earlier))
+    return any(not rules_suffice(text, read_question(text)) for text in texts)
+
+
+def rewrite_messages(task: RewriteTask) -> list[ChatTurn]:
+    return [
+        {"role": "system", "content": prompt("rewrite_system")},
+        {"role": "user", "content": task.transcript()},
+    ]
+
+
+async def rewrite_only(llm: ChatModel, task: RewriteTask) -> Understanding:
+    """One call for the rewrite alone, under the rewrite guard; the rules read its filters."""
+    reply = await llm.complete(rewrite_messages(task), max_tokens=task.max_tokens(), temperature=0.0)
+    rewrite = task.check(reply)
+    return Understanding(rewrite, read_question(rewrite.question))
+
+
 def rewrite_reading_messages(task: RewriteTask) -> list[ChatTurn]:
     return [
         {"role": "system", "content": prompt("rewrite_and_read_system")},
@@ -131,6 +157,6 @@ async def understand(
     """The standalone question for the latest message and what to search it with."""
     task = await rewrite_task(question, conversation, settings, retriever.catalog)
     if isinstance(task, RewriteTask) and isinstance(retriever.reader, ModelReader):
-        return await rewrite_and_read(llm, task)
+        return await (rewrite_and_read if needs_reading(task) else rewrite_only)(llm, task)
     rewrite = await task.run(llm) if isinstance(task, RewriteTask) else task
     return Understanding(rewrite, await read_filters(rewrite.question, retriever.reader))

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import Protocol
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -150,6 +151,10 @@ def shown(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# A request reads the same texts more than once (the message, the resolver's rewrite, the
+# rewrite searched), and the page sends its question twice: the reading is a pure function of
+# the text, and its result immutable.
+@lru_cache(maxsize=1024)
 def read_question(question: str) -> ReadQuestion:
     text = question
     diet: dict[str, bool] = {}
