@@ -5,7 +5,7 @@ Prints Markdown tables: hit@3, MRR@10 and hit@1 per category and for the hard ca
 together, for each retrieval mode of ours (text, vectors, hybrid) beside the same modes of a
 naive baseline (FTS5 over the query's raw words OR-ed with plain BM25, the same embedder, plain
 RRF k=60, no filters read), computed in the same run on the same index; the held-out cases'
-totals when eval/queries_holdout.jsonl is there; for multi-turn cases, hybrid retrieval with
+totals of the held-out sets (eval/queries_holdout*.jsonl); for multi-turn cases, hybrid retrieval with
 the raw follow-up, with our rewrite and with the gold rewrite; and the answers of both chat
 bodies: sources when a gold recipe was retrieved, recipes named outside the retrieved set, cut
 or looping answers, and their times, for the recipes' data (the embedded default) and the
@@ -55,7 +55,8 @@ DONT_KNOW = re.compile(
 
 async def main(use_llm: bool, sample: int) -> None:
     cases = [case for path in DEVELOPMENT for case in read_cases(path)]
-    single, held_out = single_turn(cases), single_turn(read_cases(HELD_OUT))
+    single = single_turn(cases)
+    held_out = {name: single_turn(read_cases(path)) for name, path in HELD_OUT.items() if path.exists()}
     multi = [c for c in cases if c["category"] == "multi_turn"]
     with tempfile.TemporaryDirectory() as scratch:
         settings = Settings(local_db_path=Path(scratch) / "eval.sqlite3")
@@ -64,9 +65,9 @@ async def main(use_llm: bool, sample: int) -> None:
 
         print(f"Embedder: {retriever.embedder.model}.\n")
         print("\n".join(report(await measure(retriever, single), single, "Retrieval, development")))
-        if held_out:
-            results = await measure(retriever, held_out)
-            print("\n" + "\n".join(report_totals(results, held_out, "Retrieval, held out")))
+        for name, held in held_out.items():
+            results = await measure(retriever, held)
+            print("\n" + "\n".join(report_totals(results, held, f"Retrieval, {name}")))
 
         if multi:
             await multi_turn(multi, retriever, settings, use_llm)
