@@ -170,7 +170,11 @@ def history_of(case: dict[str, Any]) -> list[Message]:
 def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
     """The rewrite of `/api/chat/reformulate` under each configuration."""
 
-    model_settings = settings.model_copy(update={"rewriter": "model"})
+    # The scripted model stands for a cloud one: an endpoint is set (never called), so that the
+    # checks are those a capable model's rewrite meets.
+    model_settings = settings.model_copy(
+        update={"rewriter": "model", "openai_base_url": "http://scripted.invalid/v1"}
+    )
     # As on a cloud model with structured output: one call returns the rewrite and the filters.
     model = ScriptedModel("")
     model_reads = Retriever(retriever.embedder, retriever.index, retriever.store, ModelReader(model))

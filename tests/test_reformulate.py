@@ -258,3 +258,39 @@ def test_the_model_may_name_a_recipe_of_the_conversation_the_catalog_could_not_r
 
     assert question(response) == "Does the Shakshouka reheat well?"
     assert response.json()["rewritten_by"] == "model"
+
+
+@pytest.fixture
+def cloud_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capable cloud model writes the rewrite (the scripted one stands in for it)."""
+    monkeypatch.setattr(function_app.settings, "rewriter", "model")
+    monkeypatch.setattr(function_app.settings, "openai_base_url", "http://model.invalid/v1")
+
+
+@pytest.mark.parametrize(("strict", "written_by"), [(True, "catalog"), (False, "model")])
+def test_a_capable_model_may_rephrase_where_a_small_one_may_not(
+    client, llm, monkeypatch, model_rewrites, strict, written_by
+):
+    if not strict:
+        monkeypatch.setattr(function_app.settings, "openai_base_url", "http://model.invalid/v1")
+    llm.replies.append("How many servings does the Shakshouka make?")
+
+    response = post(client, "how many people does the second one feed", VEGETARIAN_OFFERED)
+
+    assert response.json()["rewritten_by"] == written_by
+    assert "Shakshouka" in question(response)
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("how many does the second one serve", "How many vegan servings does the Shakshouka make?"),
+        ("is the second one quick with extra mushrooms?", "Is the Shakshouka quick?"),
+    ],
+)
+def test_a_capable_models_rewrite_keeps_the_foods_and_adds_no_diet(client, llm, cloud_model, message, reply):
+    llm.replies.append(reply)
+
+    response = post(client, message, VEGETARIAN_OFFERED)
+
+    assert response.json()["rewritten_by"] == "catalog"

@@ -107,6 +107,10 @@ class RecipeNames:
     def __len__(self) -> int:
         return len(self.titles)
 
+    def knows(self, word: str) -> bool:
+        """Whether a word is one of the catalog's titles ("omelette", "soup", "chicken")."""
+        return any(key(w) in self._vocabulary for w in words(word))
+
     def _keys(self, word: str) -> set[str]:
         """The catalog's word keys that `word` may be: itself, or one slip away."""
         k = key(word)

@@ -25,6 +25,8 @@ from app.chat.references.resolution import Resolution
 from app.http.bodies import Message
 from app.prompts import examples, prompt
 from app.providers.protocols import ChatModel, ChatTurn
+from app.search.filters import DIET_FLAGS
+from app.search.question_reader import read_question
 from app.search.text import content_words, stem
 from app.settings import Settings
 
@@ -141,6 +143,20 @@ def lost_grounding(text: str, resolution: Resolution, names: RecipeNames, said: 
     return None
 
 
+def changed_filters(text: str, question: str, said: str) -> str | None:
+    """Why a rewrite asks for other diets or times than were asked for, or None: it keeps the
+    message's own and adds none the conversation did not say."""
+    rewrite, asked, spoken = (read_question(t).filters for t in (text, question, said))
+    for diet in DIET_FLAGS:
+        if getattr(asked, diet) and not getattr(rewrite, diet):
+            return "drops a diet the user asked for"
+        if getattr(rewrite, diet) and not getattr(spoken, diet):
+            return "adds a diet nobody asked for"
+    if asked.max_total_minutes is not None and rewrite.max_total_minutes is None:
+        return "drops the time limit"
+    return None
+
+
 def kept_words(question: str, resolution: Resolution) -> str:
     """The user's words a rewrite must keep: those the resolver kept ("the noodle one" may
     become "the Yibin Burning Noodles", but "the omelette" must not become "pancakes")."""
@@ -156,9 +172,12 @@ def check_rewrite(
     history: Sequence[Message] = (),
     resolution: Resolution | None = None,
     names: RecipeNames | None = None,
+    *,
+    strict: bool = True,
 ) -> Rewrite:
     """The model's rewrite if it is plausible, else the resolver's (or the user's own message)
-    and the reason."""
+    and the reason. `strict` (a small model) holds it to the user's words; a capable model may
+    rephrase, held to the catalog's recipes, the dishes and foods said, and the filters."""
     resolution = resolution or Resolution(question)
     text = LABEL.sub("", candidate.strip()).strip().strip('"“”').strip()
     said = " ".join([*(m.content for m in history), question, resolution.question])
@@ -170,12 +189,20 @@ def check_rewrite(
         reason = "too long"
     elif ANSWER_OPENERS.match(text) or (looks_like_question(question) and not looks_like_question(text)):
         reason = "an answer, not a question"
-    elif len(new_words(text, said)) > MAX_NEW_WORDS:
+    elif strict and len(new_words(text, said)) > MAX_NEW_WORDS:
         # Small models copy a worked example or invent dishes; a rewrite only rephrases.
         reason = "adds words that nobody said"
-    elif dropped_words(text, kept_words(question, resolution)):
-        # "How long does the omelette take?" must not come back about pancakes.
+    elif [
+        w
+        for w in dropped_words(text, kept_words(question, resolution))
+        if strict or not names or names.knows(w)
+    ]:
+        # "How long does the omelette take?" must not come back about pancakes. A capable
+        # model may rephrase ("how many people does it feed" as "how many servings"), but
+        # keeps every dish and food the user said.
         reason = "drops words the user said"
+    elif (changed := changed_filters(text, question, said)) is not None:
+        reason = changed
     elif names is not None and (lost := lost_grounding(text, resolution, names, said)):
         reason = lost
     else:
@@ -192,6 +219,8 @@ class RewriteTask:
     history: Sequence[Message]
     resolution: Resolution
     names: RecipeNames | None
+    # A small model, held to the user's own words.
+    strict: bool = True
 
     def grounding(self) -> list[str]:
         return grounding_lines(self.resolution, self.names) if self.names else []
@@ -203,7 +232,9 @@ class RewriteTask:
         return estimate_tokens("x" * length_limit(self.resolution.question)) + 16
 
     def check(self, candidate: str) -> Rewrite:
-        return check_rewrite(candidate, self.question, self.history, self.resolution, self.names)
+        return check_rewrite(
+            candidate, self.question, self.history, self.resolution, self.names, strict=self.strict
+        )
 
     async def run(self, llm: ChatModel) -> Rewrite:
         """The model's rewrite as plain text, after a few worked examples, under the guard."""
@@ -233,7 +264,7 @@ async def rewrite_task(
     resolution = await catalog.resolve(question, said) if catalog else Resolution(question)
     if not settings.model_rewrites and catalog is not None:
         return from_resolution(resolution)
-    return RewriteTask(question, history, resolution, names)
+    return RewriteTask(question, history, resolution, names, strict=settings.uses_embedded_llm)
 
 
 async def reformulate(
