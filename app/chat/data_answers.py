@@ -128,6 +128,12 @@ def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
     return scored[:1]
 
 
+def asked_of(cue: re.Pattern[str], question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
+    """The retrieved recipes a question of this kind names ("how long does X take?"); none
+    when it is not of this kind or names none."""
+    return named_in(question, recipes) if cue.search(question) else []
+
+
 def join(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
@@ -245,9 +251,7 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 
 def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
-    if not HOW_LONG.search(question):
-        return None
-    targets = named_in(question, recipes)
+    targets = asked_of(HOW_LONG, question, recipes)
     if not targets:
         return None
     lines = []
@@ -268,9 +272,7 @@ def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 
 def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
-    if not HOW_MANY.search(question):
-        return None
-    targets = named_in(question, recipes)
+    targets = asked_of(HOW_MANY, question, recipes)
     if not targets:
         return None
     lines = [
@@ -281,9 +283,7 @@ def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 
 def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
-    if not INGREDIENTS.search(question):
-        return None
-    targets = named_in(question, recipes)
+    targets = asked_of(INGREDIENTS, question, recipes)
     if not targets:
         return None
     # Each recipe the question names, in the order it names them.
@@ -346,9 +346,7 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Does it freeze well?": what the recipe itself says about keeping it, if anything."""
-    if not KEEPING.search(question):
-        return None
-    targets = named_in(question, recipes)
+    targets = asked_of(KEEPING, question, recipes)
     if not targets:
         return None
     parts = []
@@ -363,12 +361,10 @@ def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 def _method(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "How do I make the Shakshouka?": the recipe itself, as its data writes it."""
-    if not METHOD.search(question):
-        return None
-    targets = named_in(question, recipes)[:1]
+    targets = asked_of(METHOD, question, recipes)
     if not targets:
         return None
-    [recipe] = targets
+    recipe = targets[0]
     about = facts(recipe)
     needed = "\n".join(f"- {line}" for line in recipe.ingredients)
     steps = "\n".join(f"{n}. {step}" for n, step in enumerate(recipe.steps, start=1))
