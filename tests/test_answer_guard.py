@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from app.chat.answer_guard import AnswerGuard, guard_text
-from app.chat.data_answers import compose, key_ingredients
+from app.chat.data_answers import compose
+from app.chat.data_phrasing import key_ingredients
 from app.chat.recipe_names import RecipeNames
 from app.recipes import Recipe
 

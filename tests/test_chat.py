@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.chat import data_answers
+from app.chat.data_phrasing import facts
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
 from app.recipes import Recipe, read_catalog
@@ -70,7 +70,7 @@ def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client
 
     system = llm.stream_calls[0]["messages"][0]["content"]
     recipe = stroganov()
-    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe)])
+    assert appear_in_order(system, [recipe.title, facts(recipe)])
     assert not any(step in system for step in recipe.steps)
     assert llm.stream_calls[0]["max_tokens"] == 80
 
@@ -82,7 +82,7 @@ def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write
 
     system = llm.stream_calls[0]["messages"][0]["content"]
     recipe = stroganov()
-    assert appear_in_order(system, [recipe.title, data_answers.facts(recipe), *recipe.steps])
+    assert appear_in_order(system, [recipe.title, facts(recipe), *recipe.steps])
     assert llm.stream_calls[0]["max_tokens"] == 600
 
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from app.chat.data_phrasing import key_ingredients
 from app.recipes import Recipe
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,6 @@ NEGATION = re.compile(r"\b(not|isn'?t|aren'?t|no|non)\b[^.]{0,20}$", re.I)
 def without_ingredients(text: str, recipes: Sequence[Recipe]) -> str:
     """`text` with the retrieved recipes' ingredients blanked out: "puff pastry" in the answer
     is an ingredient of a retrieved dish, not the catalog's recipe of that name."""
-    from app.chat.data_answers import key_ingredients
-
     # The retrieved recipes' own titles first: an ingredient inside one ("flour" in "Wholemeal
     # Wheat Flour Pizza Dough") must not leave a shorter title behind ("Pizza Dough").
     titles = sorted({r.title.lower() for r in recipes}, key=len, reverse=True)

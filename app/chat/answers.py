@@ -27,10 +27,10 @@ from collections.abc import AsyncGenerator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.chat import data_answers
 from app.chat.answer_guard import Named
 from app.chat.answer_stream import Answer, Writer
 from app.chat.citations import CitationFilter
+from app.chat.data_phrasing import facts, key_ingredients
 from app.chat.history import recent_history
 from app.chat.rewrite import Rewrite
 from app.chat.thoughts import data_point, semantic_options, thoughts
@@ -55,10 +55,10 @@ def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
     """A recipe as the model sees it: its title and id, then the facts that answer most
     questions (time, servings, diets, key ingredients), then its description, ingredients
     and steps, cut at `max_chars`. The facts come first, so a small budget keeps them."""
-    about = data_answers.facts(recipe)
+    about = facts(recipe)
     lines = [
         f"{recipe.title} [{recipe.id}]: {about or 'time and servings not given'}.",
-        "Key ingredients: " + ", ".join(data_answers.key_ingredients(recipe)) + ".",
+        "Key ingredients: " + ", ".join(key_ingredients(recipe)) + ".",
     ]
     if recipe.description:
         lines.append(f"Description: {recipe.description}")

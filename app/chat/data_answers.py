@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from app.chat.answer_cues import (
-    AMOUNT,
     ASKS_OF,
-    CATEGORIES,
     DIETS,
-    FALSE_FRIENDS,
     FEWEST,
     HAS,
     HEAT,
@@ -39,105 +35,19 @@ from app.chat.answer_cues import (
     SLOW,
     WITHOUT,
 )
+from app.chat.data_phrasing import (
+    Composed,
+    asked_of,
+    cite,
+    contains,
+    describe,
+    facts,
+    join,
+    minutes,
+    named_in,
+)
 from app.recipes import Recipe
-from app.search.text import stem
 from app.search.variants import BESIDES, VARIANT
-
-
-@dataclass(frozen=True)
-class Composed:
-    """A data answer, and which kind of question it answered (`list` when none in particular)."""
-
-    text: str
-    kind: str
-
-
-def cite(recipe: Recipe) -> str:
-    return f"{recipe.title} [{recipe.id}]"
-
-
-def minutes(value: int) -> str:
-    if value >= 120 and value % 60 == 0:
-        return f"{value // 60} hours"
-    return f"{value} min"
-
-
-def key_ingredients(recipe: Recipe, most: int = 4) -> list[str]:
-    """The first few ingredients without their amounts: what the dish is made of."""
-    names: list[str] = []
-    for line in recipe.ingredients:
-        name = AMOUNT.sub("", line.split(",")[0].split(". ")[0]).strip(" .;:-")
-        name = re.sub(r"\s*\([^)]*\)?", "", name).strip()
-        if name and len(name) <= 40 and name.lower() not in (n.lower() for n in names):
-            names.append(name)
-        if len(names) == most:
-            break
-    return names
-
-
-def facts(recipe: Recipe) -> str:
-    """A recipe's checkable facts in one short clause: its time, servings and diets."""
-    parts = []
-    if recipe.total_minutes is not None:
-        parts.append(f"{minutes(recipe.total_minutes)} in all")
-    if (count := recipe.servings_count) is not None:
-        parts.append(f"serves {recipe.servings if recipe.servings and len(recipe.servings) <= 8 else count}")
-    parts.extend(recipe.diet_labels)
-    return ", ".join(parts)
-
-
-def describe(recipe: Recipe) -> str:
-    about = facts(recipe)
-    ingredients = key_ingredients(recipe)
-    text = cite(recipe) + (f" ({about})" if about else "")
-    return text + (f": {', '.join(ingredients)}" if ingredients else "")
-
-
-def contains(recipe: Recipe, word: str) -> list[str]:
-    """The ingredient lines that hold `word` or, for a category such as cheese, one of its kinds."""
-    folded = stem(word.lower())
-    terms = CATEGORIES.get(folded, (folded,))
-    friends = FALSE_FRIENDS.get(folded)
-    lines = [
-        (line, friends.sub(" ", line.lower()) if friends else line.lower()) for line in recipe.ingredients
-    ]
-    return [line for line, read in lines if any(t in read for t in terms)]
-
-
-def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
-    """The retrieved recipes the question names by title (or by the title's distinctive words)."""
-    lowered = question.lower()
-    # Longest titles first, each where no longer one stands: "the Rice Pudding" is no "Rice".
-    taken: list[tuple[int, int]] = []
-    exact: list[Recipe] = []
-    for recipe in sorted(recipes, key=lambda r: -len(r.title)):
-        title = re.escape(recipe.title.lower())
-        for match in re.finditer(rf"(?<!\w){title}(?!\w)", lowered):
-            if not any(start < match.end() and match.start() < end for start, end in taken):
-                taken.append(match.span())
-                exact.append(recipe)
-                break
-    if exact:
-        return [r for r in recipes if r in exact]
-    words = set(re.findall(r"[a-z]+", lowered))
-    scored = []
-    for recipe in recipes:
-        title_words = {w for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 3}
-        if title_words and title_words <= words:
-            scored.append(recipe)
-    return scored[:1]
-
-
-def asked_of(cue: re.Pattern[str], question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
-    """The retrieved recipes a question of this kind names ("how long does X take?"); none
-    when it is not of this kind or names none."""
-    return named_in(question, recipes) if cue.search(question) else []
-
-
-def join(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def compose(question: str, recipes: Sequence[Recipe]) -> Composed:

@@ -16,7 +16,7 @@ import re
 
 from starlette.responses import HTMLResponse
 
-from app.chat.data_answers import facts
+from app.chat.data_phrasing import facts
 from app.http.edge import ApiError
 from app.recipes import RECIPE_ID_PATTERN, Recipe
 from app.services import Services
