@@ -46,6 +46,7 @@ def test_titles_are_found_as_people_write_them(text, ids):
         "eggs in a tomato and pepper sauce",  # words of a sentence, not a title
         "What about the Stroganov?",  # two titles fit: not for the catalog to guess
         "turn on the stove and heat the oil",  # a short word one slip from "Stoofvlees" is a word
+        "The Stroganoff has eggs: 2 whole Bread rolls, beaten",  # an amount of an ingredient
     ],
 )
 def test_words_of_a_sentence_are_not_titles(text):

@@ -24,6 +24,8 @@ LEADS = frozenset(
 
 
 TURNS_KEPT = 4096
+# An amount just before a word: "2 whole ", "1/2 cup ".
+AMOUNT_BEFORE = re.compile(r"\d[\d/.,]*\s*(?:[a-z]+\s+){0,2}$", re.I)
 POINTERS = frozenset({key("one"), key("ones"), key("other"), key("others")})
 
 
@@ -199,6 +201,8 @@ class RecipeNames:
             # the dish ("- Goulash (2 hours): beef, Bread") names no dish; a one-word title
             # names one only as the item's first word.
             return False
+        if length == 1 and AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()]):
+            return False  # "2 whole Eggs", "1/2 cup Rice": an amount of an ingredient
         if length == 1 and span[0].group()[:1].isupper():
             # "Rice" alone, but not the end of "Arborio Rice" nor the start of "Rice Noodles".
             word = span[0]

@@ -25,7 +25,7 @@ from app.search import accompaniments, servings
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
 from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
-from app.search.variants import variants
+from app.search.variants import variants, without_besides
 
 
 @dataclass(frozen=True)
@@ -96,11 +96,16 @@ class Retriever:
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
         named, left = variants(question, await self.catalog.names.get())
+        searched = without_besides(searched)
         if not named and is_open(searched):
             # "I want something vegetarian": nothing left to search by but the filters.
             searched = OPEN_SEARCH
-            found = await self.retrieve(searched, top * WIDER, mode=mode, filters=applied, semantic=semantic)
-            return Retrieval(searched, applied, varied(found, top), semantic)
+            found = await self.retrieve(
+                searched, top * WIDER + len(left), mode=mode, filters=applied, semantic=semantic
+            )
+            return Retrieval(
+                searched, applied, varied([f for f in found if f.recipe.id not in left], top), semantic
+            )
         searched, beside = accompaniments.search_text(question, searched)
         cooks_for = servings.people(question)
         wanted = max(top, len(named)) if named else top * (servings.WIDER if cooks_for else 1) + len(left)

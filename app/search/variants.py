@@ -102,3 +102,15 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
     kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
+
+
+def without_besides(searched: str) -> str:
+    """The search text of "What other vegetarian recipes are there besides the A, the B and
+    the C?": what is asked for, not the titles set aside, whose words would bring their kin
+    back. The titles run to the end of the sentence."""
+    besides = BESIDES.search(searched)
+    if besides is None:
+        return searched
+    end = re.search(r"[.?!]", searched[besides.end() :])
+    after = searched[besides.end() + end.start() :] if end else ""
+    return " ".join(f"{searched[: besides.start()]} {after}".split())
