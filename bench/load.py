@@ -280,13 +280,11 @@ def check_response(kind: Kind, n: int, response: httpx.Response) -> str | None:
         return check_stream(kind, question, response.headers.get("content-type", ""), text)
     body = json.loads(text)
     if kind.path.endswith("/reformulate"):
-        # The catalog resolver may name the recipes a follow-up refers to before its words
-        # ("Considering the …, which is the quickest to cook?"), never change how it ends.
-        return (
-            None
-            if tail(body.get("question", "")) == tail(question)
-            else f"the rewrite of {question!r}: {text[:200]}"
-        )
+        # The rewrite may name the recipes a follow-up refers to, before its words ("Considering
+        # the …, which is the quickest to cook?") or after them (a model's "… to cook (the A;
+        # the B)?"), and holds its last words: it is this request's, not another's.
+        said = " ".join(re.findall(r"\w+", body.get("question", "").lower()))
+        return None if " ".join(tail(question)) in said else f"the rewrite of {question!r}: {text[:200]}"
     if not kind.protocol:
         good = body["answer"] == ANSWER and len(body["sources"]) == 1
         return None if good else f"not the model's answer: {text[:200]}"
