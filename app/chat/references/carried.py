@@ -61,6 +61,15 @@ class Constraints:
     minutes: int | None = None
     exclude: list[str] = field(default_factory=list)
 
+    def tail(self) -> list[str]:
+        """How the exclusions and the time limit are written after a question."""
+        said = [f"without {e}" for e in self.exclude]
+        return said + ([f"ready in under {self.minutes} minutes"] if self.minutes is not None else [])
+
+    def carried(self) -> list[str]:
+        """Each request, as the rewrite reports what it carried."""
+        return [*self.diets, *filter(None, [self.cuisine, self.dish, self.main]), *self.tail()]
+
     def empty(self) -> bool:
         return not (
             self.diets or self.cuisine or self.dish or self.main or self.minutes is not None or self.exclude
@@ -97,6 +106,15 @@ def one_dish(message: str) -> bool:
     return match is not None and any(w not in kinds for w in match["what"].lower().split())
 
 
+def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
+    """What the user asked for since the last change of topic ("actually, forget that"), not
+    what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
+    recipe and sets no diet for what follows."""
+    users = [m.content for m in history if m.role == "user"]
+    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
+    return constraints([text for text in users[since:] if not FOCUS.search(text) and not names.named(text)])
+
+
 def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
     """An elliptical follow-up inherits what the user asked for earlier."""
     if (remarked := REMARK.match(message.strip())) is not None:
@@ -117,13 +135,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
     if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
         return None
-    # What the user asked for, not what they asked about: "Is it vegetarian?" or "Is the
-    # Shakshouka vegan?" asks about one recipe and sets no diet for what follows.
-    # Since the last change of topic: "actually, forget that" drops what was asked before it.
-    users = [m.content for m in history if m.role == "user"]
-    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
-    asked_for = [text for text in users[since:] if not FOCUS.search(text) and not names.named(text)]
-    earlier = constraints(asked_for)
+    earlier = asked_for(history, names)
     mine = constraints([message])
     additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
     if mine.dish and not additive and SETTLING.search(message):
@@ -173,12 +185,11 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         # A cuisine put first keeps its capital: "What about Mexican recipes with …".
         first = body.split(" ", 1)[0].lower()
         body = f"What about {body if first in CUISINES else lower_first(body)}"
-    tail = [f"without {e}" for e in inherited.exclude]
-    if inherited.minutes is not None:
-        tail.append(f"ready in under {inherited.minutes} minutes")
+    tail = inherited.tail()
     question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
-    carried = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish, inherited.main]), *tail]
-    return Resolution(finish(question + "?", message), names.named(question), carried, rule="carry-over")
+    return Resolution(
+        finish(question + "?", message), names.named(question), inherited.carried(), rule="carry-over"
+    )
 
 
 def others(
@@ -187,14 +198,8 @@ def others(
     """ "What else?" after a list: more recipes of what the user asked for, besides those."""
     if not offered or not MORE.match(message.strip()):
         return None
-    users = [m.content for m in history if m.role == "user"]
-    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
-    asked = constraints([text for text in users[since:] if not FOCUS.search(text) and not names.named(text)])
+    asked = asked_for(history, names)
     kind = " ".join(filter(None, [*asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"]))
-    tail = [f"without {e}" for e in asked.exclude]
-    if asked.minutes is not None:
-        tail.append(f"ready in under {asked.minutes} minutes")
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
-    question += (", " + ", ".join(tail) if tail else "") + "?"
-    carried = [*asked.diets, *filter(None, [asked.cuisine, asked.dish, asked.main]), *tail]
-    return Resolution(question, [], carried, rule="more")
+    question += "".join(f", {said}" for said in asked.tail()) + "?"
+    return Resolution(question, [], asked.carried(), rule="more")
