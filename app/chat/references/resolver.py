@@ -5,6 +5,9 @@ and the Spanish Tortilla, which is the quickest?" because those three titles sta
 assistant's last answer and the catalog knows them. The rules read, in this order:
 
 - a change of topic ("actually", "forget that", "now I want…"): nothing is inherited;
+- a request for more ("what else?", "any others?"): other recipes of the kind asked for,
+  besides those offered; a refused set ("none of those. something with tofu?"): what follows
+  is a new request;
 - exclusions within the set last offered ("not the soup; of the others, …");
 - ordinals ("the second one", "the last one", "the first two");
 - descriptions ("the noodle one", "the French one", "the meaty one", "the quicker one"),
