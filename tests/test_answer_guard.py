@@ -178,3 +178,21 @@ def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():
 
     assert answer.startswith("I answer only from the recipe as written, and it says nothing more on that:")
     assert "Pasta Alla Norma [norma]" in answer
+
+
+def test_the_data_reads_how_much_work_a_dish_is_from_its_lists():
+    tart = Recipe(id="tart", title="Tart", ingredients=["pastry", "jam"], steps=["Fill.", "Bake."])
+    stew = Recipe(id="stew", title="Stew", ingredients=["beef", "onion", "wine"], steps=["Brown.", "Simmer."])
+
+    assert compose("Which of those is the least work?", [stew, tart]).text == (
+        "By their lists, the simplest is Tart [tart]: 2 ingredients and 2 steps."
+        " Stew [stew] has 3 ingredients and 2 steps."
+    )
+
+
+def test_a_request_without_something_is_a_search_not_a_question_about_the_recipes():
+    casserole = Recipe(id="c", title="Potato Casserole", ingredients=["1 tsp onion, minced"], steps=["Bake."])
+
+    assert compose("any ideas for a cosy dinner for two? no meat please", [casserole]).kind == "list"
+    # "minced" onion is no mince.
+    assert compose("Which of them has no meat?", [casserole]).text == "Without meat: Potato Casserole [c]."

@@ -198,3 +198,9 @@ def test_ingredients_in_a_list_are_not_dishes_on_offer():
 
     assert list(NAMES.in_conversation(listed)) == ["stroganoff", "shakshouka"]
     assert list(NAMES.in_conversation(needed)) == ["beef-goulash"]
+
+
+def test_the_recipes_are_no_recipe_whose_title_ends_in_recipe():
+    names = RecipeNames({"fries": "Basic Sweet Potato Fries Recipe", "stew": "Beef Stew"})
+
+    assert names.in_conversation("I answer only from the recipes as written") == {}

@@ -118,7 +118,7 @@ FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
         "nut": r"nutmeg|butternut|doughnut|nutritional yeast",
         "egg": r"eggplant|egg-free",
         "gluten": r"gluten-free",
-        "meat": r"meatless|meat-free",
+        "meat": r"meatless|meat-free|minced",
     }.items()
 }
 # Keeping a dish: asked as "does it freeze well?", "can I make it the day before?"; said in a
@@ -131,5 +131,11 @@ KEEPING = re.compile(
 KEPT = re.compile(
     r"\bfreez|\bfroze|\bfridge|refrigerat|\bstor(?:e|ed|age)\b|\bkeeps? (?:for|well|up to|fresh)\b"
     r"|\bkeeps? in (?:the fridge|an? (?:airtight|sealed|cool))|\breheat|\bahead\b|\bovernight|\bleftover",
+    re.I,
+)
+# How much work a dish is, asked: "which is the least work?", "the easiest one?".
+EFFORT = re.compile(
+    r"\b(?:least (?:work|effort|hassle)|less (?:work|effort)|easiest|simplest|easier|simpler"
+    r"|fewest (?:steps|ingredients)|least (?:steps|ingredients))\b",
     re.I,
 )

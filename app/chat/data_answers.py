@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from app.chat.answer_cues import (
     ASKS_OF,
     DIETS,
+    EFFORT,
     FEWEST,
     HAS,
     HEAT,
@@ -64,6 +65,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _keeping,
         _method,
         _heat,
+        _effort,
         _ranked,
     ):
         if (composed := kind(question, recipes)) is not None:
@@ -121,6 +123,10 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     match = WITHOUT.search(question)
     if not match or match.group(1).lower() in {"more", "longer", "than", "time", "recipe", "recipes", "one"}:
+        return None
+    # Asked of recipes ("which has no cheese?"), not a request ("dinner for two, no meat please").
+    clause = re.split(r"[,.;:!?]", question.lower()[: match.start()])[-1].strip()
+    if not (ASKS_OF.match(clause) or named_in(question, recipes)):
         return None
     word = match.group(1).lower()
     free = [r for r in recipes if not contains(r, word)]
@@ -318,3 +324,23 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         lead = f"By their ingredients, the hottest is {cite(hottest)}, with {'; '.join(hot[hottest.id])}."
     text = " ".join([lead, *(says(r) for r in ordered)]).strip()
     return Composed(text or f"None of {join([cite(r) for r in targets])} has a hot ingredient.", "heat")
+
+
+def _effort(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Which is the least work?": read from how long each recipe's lists are, since no recipe
+    rates its own effort."""
+    match = EFFORT.search(question)
+    clause = re.split(r"[,.;:!?]", question.lower()[: match.start()])[-1].strip() if match else ""
+    if not match or len(recipes) < 2 or not (ASKS_OF.match(clause) or named_in(question, recipes)):
+        return None
+    targets = named_in(question, recipes) or list(recipes)
+    ordered = sorted(targets, key=lambda r: len(r.ingredients) + len(r.steps))
+
+    def lists(recipe: Recipe) -> str:
+        return f"{len(recipe.ingredients)} ingredients and {len(recipe.steps)} steps"
+
+    first, *rest = ordered
+    text = f"By their lists, the simplest is {cite(first)}: {lists(first)}."
+    if rest:
+        text += " " + " ".join(f"{cite(r)} has {lists(r)}." for r in rest)
+    return Composed(text, "effort")

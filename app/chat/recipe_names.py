@@ -27,6 +27,10 @@ TURNS_KEPT = 4096
 # An amount just before a word: "2 whole ", "1/2 cup ".
 AMOUNT_BEFORE = re.compile(r"\d[\d/.,]*\s*(?:[a-z]+\s+){0,2}$", re.I)
 POINTERS = frozenset({key("one"), key("ones"), key("other"), key("others")})
+# Words for any dish: "the recipes" is no "Basic Sweet Potato Fries Recipe".
+ANY_DISH = POINTERS | {
+    key(w) for w in ("recipe", "recipes", "dish", "dishes", "meal", "meals", "food", "idea")
+}
 
 
 class _Context:
@@ -165,8 +169,8 @@ class RecipeNames:
         for length in (2, 1):
             span = keys[start : start + length]
             after = tokens[start + length].group().lower() if start + length < len(tokens) else ""
-            if len(span) < length or after in ("one", "ones"):
-                continue  # "the noodle one" describes a recipe; it does not name one
+            if len(span) < length or after in ("one", "ones") or span[-1] & ANY_DISH:
+                continue  # "the noodle one" describes a recipe, "the recipes" any; neither names one
             ids = {
                 self._aliases[alias]
                 for head in span[-1]
