@@ -196,3 +196,17 @@ def test_a_request_without_something_is_a_search_not_a_question_about_the_recipe
     assert compose("any ideas for a cosy dinner for two? no meat please", [casserole]).kind == "list"
     # "minced" onion is no mince.
     assert compose("Which of them has no meat?", [casserole]).text == "Without meat: Potato Casserole [c]."
+
+
+def test_the_data_says_which_steps_use_a_tool_and_how_much_one_recipe_asks():
+    salmon = Recipe(
+        id="salmon", title="Baked Salmon", ingredients=["salmon", "butter"], steps=["Bake at 200°C."]
+    )
+
+    assert compose("Can I make the Baked Salmon without the oven?", [salmon]).text == (
+        'Baked Salmon [salmon] uses the oven: "Bake at 200°C."'
+    )
+    assert compose("is the Baked Salmon hard?", [salmon]).text == (
+        "Baked Salmon [salmon] has 2 ingredients and 1 step; the recipe does not rate its difficulty."
+    )
+    assert compose("whats in the Baked Salmon", [salmon]).kind == "ingredients"

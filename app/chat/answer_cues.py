@@ -77,10 +77,27 @@ FEWEST = re.compile(
 )
 WITHOUT = re.compile(
     r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
-    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+)?([a-z][a-z-]+)",
+    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+|the\s+|a\s+|an\s+)?([a-z][a-z-]+)",
     re.I,
 )
-INGREDIENTS = re.compile(r"\b(what do i need|ingredients?|what goes in|shopping list|need to buy)\b", re.I)
+INGREDIENTS = re.compile(
+    r"\b(what do i need|ingredients?|what goes in|what'?s in|what is in|shopping list|need to buy)\b", re.I
+)
+# Tools a recipe's steps use, not its ingredients ("can I make it without the oven?"), and
+# how steps say they use them.
+EQUIPMENT: dict[str, re.Pattern[str]] = {
+    tool: re.compile(rf"\b(?:{said})", re.I)
+    for tool, said in {
+        "oven": "oven|bake|baking|roast|broil|preheat",
+        "microwave": "microwave",
+        "blender": "blend",
+        "processor": "food processor|processor",
+        "mixer": "mixer|whisk",
+        "grill": "grill|barbecue",
+        "stove": "stove|hob|pan|pot|simmer|boil|fry",
+        "fryer": "fryer|deep[- ]fry",
+    }.items()
+}
 HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
 HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
 METHOD = re.compile(
@@ -136,6 +153,6 @@ KEPT = re.compile(
 # How much work a dish is, asked: "which is the least work?", "the easiest one?".
 EFFORT = re.compile(
     r"\b(?:least (?:work|effort|hassle)|less (?:work|effort)|easiest|simplest|easier|simpler"
-    r"|fewest (?:steps|ingredients)|least (?:steps|ingredients))\b",
+    r"|fewest (?:steps|ingredients)|least (?:steps|ingredients)|hard|difficult|complicated|easy|tricky)\b",
     re.I,
 )

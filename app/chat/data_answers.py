@@ -20,6 +20,7 @@ from app.chat.answer_cues import (
     ASKS_OF,
     DIETS,
     EFFORT,
+    EQUIPMENT,
     FEWEST,
     HAS,
     HEAT,
@@ -129,6 +130,8 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if not (ASKS_OF.match(clause) or named_in(question, recipes)):
         return None
     word = match.group(1).lower()
+    if word in EQUIPMENT:
+        return _equipment(word, named_in(question, recipes) or list(recipes))
     free = [r for r in recipes if not contains(r, word)]
     having = [r for r in recipes if contains(r, word)]
     if free:
@@ -140,6 +143,18 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             f"{cite(r)} has {word}: {'; '.join(x.strip() for x in contains(r, word))}." for r in having
         )
     return Composed(text.strip(), "without")
+
+
+def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
+    """ "Can I make it without the oven?": the steps that use the tool, recipe by recipe."""
+    parts = []
+    for recipe in recipes:
+        steps = [step.strip() for step in recipe.steps if EQUIPMENT[tool].search(step)]
+        if steps:
+            parts.append(f"{cite(recipe)} uses the {tool}: " + " ".join(f'"{step}"' for step in steps[:2]))
+        else:
+            parts.append(f"{cite(recipe)}'s steps do not mention the {tool}.")
+    return Composed(" ".join(parts), "without")
 
 
 def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
@@ -331,14 +346,20 @@ def _effort(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     rates its own effort."""
     match = EFFORT.search(question)
     clause = re.split(r"[,.;:!?]", question.lower()[: match.start()])[-1].strip() if match else ""
-    if not match or len(recipes) < 2 or not (ASKS_OF.match(clause) or named_in(question, recipes)):
+    if not match or not (ASKS_OF.match(clause) or named_in(question, recipes)):
         return None
     targets = named_in(question, recipes) or list(recipes)
     ordered = sorted(targets, key=lambda r: len(r.ingredients) + len(r.steps))
 
     def lists(recipe: Recipe) -> str:
-        return f"{len(recipe.ingredients)} ingredients and {len(recipe.steps)} steps"
+        counted = ((len(recipe.ingredients), "ingredient"), (len(recipe.steps), "step"))
+        return " and ".join(f"{n} {word}{'' if n == 1 else 's'}" for n, word in counted)
 
+    if len(ordered) == 1:
+        # "Is it hard?": no recipe rates itself; its lists say how much there is to do.
+        return Composed(
+            f"{cite(ordered[0])} has {lists(ordered[0])}; the recipe does not rate its difficulty.", "effort"
+        )
     first, *rest = ordered
     text = f"By their lists, the simplest is {cite(first)}: {lists(first)}."
     if rest:
