@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.chat.answer_guard import AnswerGuard, guard_text
 from app.chat.data_answers import compose
 from app.chat.data_phrasing import key_ingredients
@@ -210,3 +212,10 @@ def test_the_data_says_which_steps_use_a_tool_and_how_much_one_recipe_asks():
         "Baked Salmon [salmon] has 2 ingredients and 1 step; the recipe does not rate its difficulty."
     )
     assert compose("whats in the Baked Salmon", [salmon]).kind == "ingredients"
+
+
+@pytest.mark.parametrize("message", ["thanks!", "great, thank you so much", "ok"])
+def test_thanks_is_answered_as_thanks(message):
+    tart = Recipe(id="tart", title="Tart", ingredients=["jam"], steps=["Bake."])
+
+    assert compose(message, [tart]).text.startswith("You're welcome!")

@@ -530,3 +530,7 @@ def test_asking_for_more_asks_for_other_recipes_of_the_kind_asked_for(message):
 )
 def test_a_refused_set_leaves_a_new_request_that_keeps_the_diet(message, question):
     assert resolve(message, *VEGETARIAN).question == question
+
+
+def test_thanks_inherits_nothing():
+    assert resolve("thanks!", "I'm vegan, what's for dinner?", "The Lenten Chili.").question == "thanks!"

@@ -156,3 +156,9 @@ EFFORT = re.compile(
     r"|fewest (?:steps|ingredients)|least (?:steps|ingredients)|hard|difficult|complicated|easy|tricky)\b",
     re.I,
 )
+# A message that only thanks or acknowledges: "thanks!", "great, thank you so much".
+COURTESY = re.compile(
+    r"^\W*(?:(?:thanks|thank you|thx|ty|cheers|great|perfect|awesome|lovely|ok(?:ay)?|cool|nice|bye"
+    r"|goodbye|that's all|that is all)(?:\s+(?:a lot|so much|very much|again))?\W*)+$",
+    re.I,
+)

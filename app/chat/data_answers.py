@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from app.chat.answer_cues import (
     ASKS_OF,
+    COURTESY,
     DIETS,
     EFFORT,
     EQUIPMENT,
@@ -54,6 +55,10 @@ from app.search.variants import BESIDES, VARIANT
 
 def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     """The answer the retrieved recipes' data gives to `question`."""
+    if COURTESY.match(question):
+        return Composed(
+            "You're welcome! Ask me about another dish, or about these, whenever you like.", "courtesy"
+        )
     if not recipes:
         return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
     for kind in (

@@ -131,6 +131,8 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
     body = ELLIPSIS_LEAD.sub("", message.strip())
+    if not body.strip(" ?!.,"):
+        return None  # "thanks!", "ok": nothing asked
     one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
     short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
     if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
