@@ -42,6 +42,7 @@ from app.chat.data_phrasing import (
     Composed,
     asked_of,
     cite,
+    clause_before,
     contains,
     describe,
     facts,
@@ -131,8 +132,7 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if not match or match.group(1).lower() in {"more", "longer", "than", "time", "recipe", "recipes", "one"}:
         return None
     # Asked of recipes ("which has no cheese?"), not a request ("dinner for two, no meat please").
-    clause = re.split(r"[,.;:!?]", question.lower()[: match.start()])[-1].strip()
-    if not (ASKS_OF.match(clause) or named_in(question, recipes)):
+    if not (ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)):
         return None
     word = match.group(1).lower()
     if word in EQUIPMENT:
@@ -261,8 +261,7 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Do any of them have nuts?": the ingredient lines that say so, recipe by recipe."""
     match = HAS.search(question)
     # Asked of recipes ("do any of them have", "is there … in it"), not a search ("recipes that have").
-    clause = question.lower()[: match.start()].split(",")[-1].strip() if match else ""
-    if not match or not (match["there"] or ASKS_OF.match(clause)):
+    if not match or not (match["there"] or ASKS_OF.match(clause_before(question, match.start()))):
         return None
     word = (match["what"] or match["there"]).lower()
     if word in NOT_INGREDIENTS:
@@ -316,7 +315,7 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     recipe rates its heat."""
     match = HEAT.search(question)
     # Asked of recipes ("which is the least spicy?"), not a search ("a burger, but spicy").
-    clause = question.lower()[: match.start()].split(",")[-1].strip() if match else ""
+    clause = clause_before(question, match.start()) if match else ""
     if not match or not (ASKS_OF.match(clause) or (clause or match.group().lower()).startswith("how")):
         return None
     targets = named_in(question, recipes) or list(recipes)
@@ -350,8 +349,9 @@ def _effort(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Which is the least work?": read from how long each recipe's lists are, since no recipe
     rates its own effort."""
     match = EFFORT.search(question)
-    clause = re.split(r"[,.;:!?]", question.lower()[: match.start()])[-1].strip() if match else ""
-    if not match or not (ASKS_OF.match(clause) or named_in(question, recipes)):
+    if not match or not (
+        ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)
+    ):
         return None
     targets = named_in(question, recipes) or list(recipes)
     ordered = sorted(targets, key=lambda r: len(r.ingredients) + len(r.steps))

@@ -107,3 +107,9 @@ def join(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def clause_before(question: str, at: int) -> str:
+    """The words of the question's clause before `at`: "which of them" in "Considering the A
+    and the B, which of them has nuts?"; a question asked of recipes opens so."""
+    return re.split(r"[,.;:!?]", question.lower()[:at])[-1].strip()
