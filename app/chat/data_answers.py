@@ -144,9 +144,7 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     else:
         text = "" if len(having) == 1 else f"All of them have {word}."
     if having:
-        text += " " + " ".join(
-            f"{cite(r)} has {word}: {'; '.join(x.strip() for x in contains(r, word))}." for r in having
-        )
+        text += " " + " ".join(has(r, word) for r in having)
     return Composed(text.strip(), "without")
 
 
@@ -160,6 +158,11 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
         else:
             parts.append(f"{cite(recipe)}'s steps do not mention the {tool}.")
     return Composed(" ".join(parts), "without")
+
+
+def has(recipe: Recipe, word: str) -> str:
+    """ "Oats [oats] has nuts: peanut butter.": the ingredient lines that hold `word`."""
+    return f"{cite(recipe)} has {word}: {'; '.join(line.strip() for line in contains(recipe, word))}."
 
 
 def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
@@ -269,7 +272,7 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = named_in(question, recipes) or list(recipes)
     having = [r for r in targets if contains(r, word)]
     free = [r for r in targets if r not in having]
-    parts = [f"{cite(r)} has {word}: {'; '.join(x.strip() for x in contains(r, word))}." for r in having]
+    parts = [has(r, word) for r in having]
     if free:
         verb = "lists" if len(free) == 1 else "list"
         whose = "its" if len(free) == 1 else "their"
