@@ -534,3 +534,15 @@ def test_a_refused_set_leaves_a_new_request_that_keeps_the_diet(message, questio
 
 def test_thanks_inherits_nothing():
     assert resolve("thanks!", "I'm vegan, what's for dinner?", "The Lenten Chili.").question == "thanks!"
+
+
+def test_it_with_no_one_recipe_in_focus_is_the_set_in_view():
+    turns = (
+        *VEGETARIAN,
+        "do the Shakshouka and the Spanish Tortilla have nuts?",
+        "Shakshouka and Spanish Tortilla list no nuts in their ingredients.",
+    )
+
+    resolved = resolve("What do I need for it?", *turns)
+
+    assert resolved.question == "What do I need for the Shakshouka and the Spanish Tortilla?"

@@ -284,11 +284,13 @@ class Resolver:
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
         match = FOCUS.search(message)
-        recipe = self._focus or (offered[0] if len(offered) == 1 else None)
-        if match is None or recipe is None:
+        if match is None:
             return None
-        replaced = message[: match.start()] + the([recipe.title]) + message[match.end() :]
-        return Resolution(finish(replaced, message), [recipe.id], rule="focus")
+        # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
+        # "it" stands for the set in view, never for a fresh search that finds other dishes.
+        meant = [self._focus] if self._focus else offered
+        replaced = message[: match.start()] + the([r.title for r in meant]) + message[match.end() :]
+        return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
 
     def _set(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if not SET_WORDS.search(message) or (
