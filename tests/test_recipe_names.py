@@ -204,3 +204,39 @@ def test_the_recipes_are_no_recipe_whose_title_ends_in_recipe():
     names = RecipeNames({"fries": "Basic Sweet Potato Fries Recipe", "stew": "Beef Stew"})
 
     assert names.in_conversation("I answer only from the recipes as written") == {}
+
+
+SHORTENED = RecipeNames(
+    {
+        "aglio-e-olio": "Spaghetti aglio e olio",
+        "carbonara": "Spaghetti Carbonara",
+        "chicken-satay": "Chicken Satay with Peanut Sauce",
+        "chicken-noodle-soup": "Chicken Noodle Soup",
+        "miso-soup": "Miso Soup",
+        "tzatziki": "Tzatziki",
+        "greek-yogurt": "Greek Yogurt",
+        "ketchup": "Ketchup",
+        "nashville-chicken": "Nashville Chicken Sandwich",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("turn", "ids"),
+    [
+        # Without a first word other titles share, or cut before "with": one title is meant.
+        ("aglio e olio is just spaghetti, garlic and oil.", ["aglio-e-olio"]),
+        ("- **Chicken Satay** – chicken with a creamy peanut sauce, 25 min", ["chicken-satay"]),
+        # Bold is no word of a list item; what follows its dash describes the dish.
+        ("- **Tzatziki** – greek yogurt, cucumber, dill, garlic", ["tzatziki"]),
+        # A hyphen inside a word joins words: the sauce's ketchup is no dish.
+        ("Nashville chicken sandwich, finished with a mayo-ketchup-relish sauce.", ["nashville-chicken"]),
+    ],
+)
+def test_a_chat_turn_names_titles_shortened_as_chat_shortens_them(turn, ids):
+    assert list(SHORTENED.in_conversation(turn)) == ids
+
+
+def test_a_shortened_name_is_only_one_no_other_title_could_share():
+    # "soup" ends more than one title: "noodle soup" is any noodle soup.
+    assert SHORTENED.named("I'd love a noodle soup tonight") == []

@@ -546,3 +546,10 @@ def test_it_with_no_one_recipe_in_focus_is_the_set_in_view():
     resolved = resolve("What do I need for it?", *turns)
 
     assert resolved.question == "What do I need for the Shakshouka and the Spanish Tortilla?"
+
+
+def test_actually_in_the_middle_of_a_question_changes_no_topic():
+    resolved = resolve("ooh the 2nd. how long does it actually take start to finish?", *VEGETARIAN)
+
+    assert resolved.recipe_ids == ["shakshouka"]
+    assert resolved.question.startswith("Ooh the Shakshouka.")

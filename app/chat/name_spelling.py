@@ -84,9 +84,39 @@ def aliases(title: str) -> list[list[str]]:
 
 def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:
     """Every alias of every title (a tuple of word keys) → its recipe id; the first id, in id
-    order, wins for twin titles."""
+    order, wins for twin titles. Then the shortened names a title goes by in chat, where
+    only one title can be meant: `shortened`."""
     index: dict[tuple[str, ...], str] = {}
     for recipe_id, title in sorted(titles.items()):
         for alias in aliases(title):
             index.setdefault(tuple(alias), recipe_id)
+    owners: dict[str, set[str]] = {}
+    for recipe_id, title in titles.items():
+        for word in words(title):
+            owners.setdefault(key(word), set()).add(recipe_id)
+    short: dict[tuple[str, ...], set[str]] = {}
+    for recipe_id, title in titles.items():
+        own = {key(w) for w in words(title) if owners[key(w)] == {recipe_id}}
+        for cut in shortened(title, own):
+            short.setdefault(cut, set()).add(recipe_id)
+    for cut, ids in short.items():
+        if len(ids) == 1 and cut not in index:
+            index[cut] = ids.pop()
     return index
+
+
+def shortened(title: str, own: set[str]) -> list[tuple[str, ...]]:
+    """How chat shortens a title: its head before "with" ("Chicken Satay" of "Chicken Satay
+    with Peanut Sauce"), or the title without a first word that other titles share, when the
+    rest is its own ("aglio e olio" of "Spaghetti aglio e olio"; "noodle soup" is anybody's).
+    `own`: the word keys that belong to this title alone."""
+    bare = re.sub(r"\s*\([^)]*\)", "", title)
+    keys = [key(w) for w in words(bare)]
+    found: list[tuple[str, ...]] = []
+    head = [key(w) for w in words(re.split(r"\s+with\s+", bare, maxsplit=1, flags=re.I)[0])]
+    if 2 <= len(head) < len(keys) and own & set(head):
+        found.append(tuple(head))
+    rest = keys[1:]
+    if len(rest) >= 2 and keys[0] not in own and all(k in own for k in rest if len(k) > 2):
+        found.append(tuple(rest))
+    return found

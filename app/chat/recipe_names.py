@@ -23,6 +23,12 @@ LEADS = frozenset(
 )
 
 
+# What separates the words before a name from it: a list's comma or bullet, a dash between
+# spaces; not the hyphen inside "mayo-ketchup-relish".
+SEPARATOR = re.compile(r"[,:;\n•*]|(?<!\S)[-–—]")
+# In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
+DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
+
 TURNS_KEPT = 4096
 # An amount just before a word: "2 whole ", "1/2 cup ".
 AMOUNT_BEFORE = re.compile(r"\d[\d/.,]*\s*(?:[a-z]+\s+){0,2}$", re.I)
@@ -199,11 +205,12 @@ class RecipeNames:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
         line = text[text.rfind("\n", 0, span[0].start()) + 1 : span[0].start()]
-        before_it = BULLET.sub("", line, count=1).strip() if BULLET.match(line) else ""
-        if before_it and (length == 1 or ":" in before_it or before_it[:1].isdigit()):
+        # "- **Tzatziki** - greek yogurt, …": bold is no word of the item.
+        before_it = BULLET.sub("", line, count=1).strip(" *_") if BULLET.match(line) else ""
+        if before_it and (length == 1 or DESCRIBING.search(before_it) or before_it[:1].isdigit()):
             # In a list item, an ingredient line ("- 1 cup Rice") or the description after
-            # the dish ("- Goulash (2 hours): beef, Bread") names no dish; a one-word title
-            # names one only as the item's first word.
+            # the dish ("- Goulash (2 hours): beef, Bread", "- Tzatziki - Greek yogurt, dill")
+            # names no dish; a one-word title names one only as the item's first word.
             return False
         if length == 1 and AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()]):
             return False  # "2 whole Eggs", "1/2 cup Rice": an amount of an ingredient
@@ -227,15 +234,16 @@ class RecipeNames:
             return not (glued_before or glued_after)
         if any(t.group()[:1].isupper() for t in span):
             return True
-        before = text[tokens[start - 1].end() : span[0].start()] if start else "\n"
+        # From the last letter of the word before: a hyphen glued to it joins words.
+        before = text[tokens[start - 1].end() - 1 : span[0].start()] if start else "\n"
         previous = tokens[start - 1].group().lower() if start else ""
         if length == 1:
             # "the carbonara", a list's "Carbonara, …", but not "a ketchup glaze" nor "the rice".
             shared = key(span[0].group().lower()) in self._shared
-            return not shared and (previous == "the" or bool(re.search(r"[,:;\n•*-]", before)))
+            return not shared and (previous == "the" or bool(SEPARATOR.search(before)))
         if length >= 3 or start == 0:
             return True
-        return previous in LEADS or bool(re.search(r"[,:;\n•*-]", before))
+        return previous in LEADS or bool(SEPARATOR.search(before))
 
     def named(self, text: str, context: str = "", *, loose: bool = False) -> list[str]:
         """The ids of the recipes `text` names, in order of first mention."""

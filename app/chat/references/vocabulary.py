@@ -8,7 +8,9 @@ import re
 from app.chat.name_spelling import key
 
 SWITCH = re.compile(
-    r"\b(actually|forget (?:it|that|about)|never ?mind|something different"
+    # "Actually, …" opens a change of topic; "does it actually take an hour" changes nothing.
+    r"(?:^|[.!?,;:]\s*|\b(?:oh|hmm+|no|ok(?:ay)?|wait|um+|so)\W+)actually\b"
+    r"|\b(forget (?:it|that|about)|never ?mind|something different"
     r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
