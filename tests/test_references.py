@@ -553,3 +553,57 @@ def test_actually_in_the_middle_of_a_question_changes_no_topic():
 
     assert resolved.recipe_ids == ["shakshouka"]
     assert resolved.question.startswith("Ooh the Shakshouka.")
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "question"),
+    [
+        (  # a want, said as a sentence: kept whole, with what it inherits after it
+            "hmm we're more in the mood for fish tbh",
+            ("my partner's coeliac, what can i cook tonight", "The Valencian Paella or the Beef Goulash."),
+            "Hmm we're more in the mood for fish tbh (gluten-free)",
+        ),
+        (
+            "meh the kids want pasta",
+            ("only got 25 min tonight, what can i make", "Liver and onions, 15 minutes."),
+            "Meh the kids want pasta (ready in under 25 minutes)",
+        ),
+        (  # "those" is the food the message just named, not the recipes offered
+            "got a tin of chickpeas to use up, anything with those?",
+            (
+                "vegetarian household, need some lunch ideas",
+                "A Greek Salad, a Shakshouka or a Spanish Tortilla.",
+            ),
+            "Got a tin of chickpeas to use up, anything with those (vegetarian)?",
+        ),
+        (  # thanks, shorthand and all
+            "perfect. and smth sweet for after?",
+            ("we're dairy free at home, dinner ideas?", "The Beef and Broccoli or the Teriyaki Beef Wok."),
+            "What about sweet dairy-free recipes for after?",
+        ),
+        (
+            "ty! brekkie ideas too?",
+            ("vegan here, a weeknight dinner?", "The Red Lentil Dahl."),
+            "What about vegan breakfast recipes too?",
+        ),
+    ],
+)
+def test_a_request_said_in_passing_keeps_what_the_user_asked_for(message, turns, question):
+    resolved = resolve(message, *turns)
+
+    assert resolved.question == question
+    assert resolved.carried
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok different thing, my dad wants ribs for his birthday dinner",
+        "how long does beef goulash take btw",  # a question about one dish
+        "what about chicken? my son wants meat",  # a meat asked for sets the vegetarian diet aside
+    ],
+)
+def test_a_request_that_changes_course_or_asks_about_a_dish_inherits_no_diet(message):
+    resolved = resolve(message, *VEGETARIAN)
+
+    assert "vegetarian" not in resolved.question.lower()

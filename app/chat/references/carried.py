@@ -23,10 +23,13 @@ from app.chat.references.vocabulary import (
     MAINS,
     MORE,
     ORDINAL,
+    REQUEST,
     SAVOURY,
     SET_WORDS,
     SETTLING,
+    SHORTHAND,
     SWITCH,
+    WANTING,
 )
 from app.http.bodies import Message
 from app.search.filters import DIET_FLAGS
@@ -93,6 +96,32 @@ def constraints(texts: Sequence[str]) -> Constraints:
     return found
 
 
+# The meal a request is for, said before its head ("breakfast ideas").
+MEALS = (
+    "breakfast",
+    "brunch",
+    "lunch",
+    "dinner",
+    "supper",
+    "dessert",
+    "snack",
+    "party",
+    "picnic",
+    "weeknight",
+)
+# Meats and fish: a request for one is no vegetarian request.
+MEATS = MAINS - {"tofu"}
+# "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
+FOOD_POINTER = re.compile(
+    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|of|for)\s+(?:those|them|these)\b", re.I
+)
+
+
+def food_pointer(message: str, names: RecipeNames) -> bool:
+    """Whether "those" or "them" points at a food the message itself names."""
+    return any(names.knows(m["food"]) for m in FOOD_POINTER.finditer(message))
+
+
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
 ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
@@ -116,18 +145,23 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
 
 
 def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
-    """An elliptical follow-up inherits what the user asked for earlier."""
-    if (remarked := REMARK.match(message.strip())) is not None:
+    """A follow-up that asks for recipes inherits what the user asked for earlier: an
+    elliptical one ("and a dessert?") in its own words, a request said as a want ("we're more
+    in the mood for fish") with the constraints after it."""
+    remarked = REMARK.match(message.strip())
+    if remarked is not None and ELLIPSIS_LEAD.sub("", remarked["question"]).strip(" ?!.,"):
         resolved = carry_over(remarked["question"], history, names)
         if resolved is None:
             return None
         return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
-    # "w lentils", "w/ rice": the abbreviation, written out.
+    # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
     message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
+    message = re.sub(r"[a-z]+", lambda w: SHORTHAND.get(w.group().lower(), w.group()), message, flags=re.I)
     if one_dish(message):
         return None  # a dish by its name ("do you have a kombucha recipe"): nothing to inherit
     definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
-    if ORDINAL.search(message) or FOCUS.search(message) or SET_WORDS.search(message) or definite:
+    pointing = SET_WORDS.search(message) and not food_pointer(message, names)
+    if ORDINAL.search(message) or FOCUS.search(message) or pointing or definite:
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
     body = ELLIPSIS_LEAD.sub("", message.strip())
@@ -135,7 +169,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None  # "thanks!", "ok": nothing asked
     one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
     short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
-    if not (ELLIPTICAL.match(body) or one_anaphora or short_fragment):
+    # "the kids want pasta" is a sentence, however short.
+    elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
+    if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
         return None
     earlier = asked_for(history, names)
     mine = constraints([message])
@@ -156,8 +192,16 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         minutes=None if mine.minutes is not None else earlier.minutes,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
     )
+    if mine.main in MEATS:
+        # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.
+        inherited.diets = [d for d in inherited.diets if d not in ("vegetarian", "vegan")]
     if inherited.empty():
         return None
+    if not elliptical:
+        # A sentence of its own: kept whole, with what it inherits after it.
+        said = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *inherited.tail()]
+        question = finish(f"{message.strip().rstrip('?!. ')} ({', '.join(said)})", message)
+        return Resolution(question, names.named(question), inherited.carried(), rule="carry-over")
     adjectives = " ".join([*inherited.diets, *([inherited.cuisine] if inherited.cuisine else [])])
     body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
     head_match = HEAD.search(body)
@@ -173,8 +217,12 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
             adjectives, end = f"other {adjectives}".strip(), end + other.end()
         elif head_match.group().lower() in ("something", "anything") and quality:
             adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
+        start = head_match.start()
+        if meal := re.search(rf"\b(?:{'|'.join(MEALS)})\s+$", body[:start], re.I):
+            # "breakfast ideas": "vegan breakfast recipes".
+            noun, start = f"{meal.group().strip()} {noun}", meal.start()
         head = " ".join(filter(None, [adjectives, noun]))
-        body = body[: head_match.start()] + head + body[end:]
+        body = body[:start] + head + body[end:]
     elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
         qualified = " ".join(filter(None, [adjectives, inherited.main, dish]))
         body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)

@@ -29,7 +29,7 @@ from dataclasses import replace
 
 from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import carry_over, others
+from app.chat.references.carried import carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
@@ -293,8 +293,10 @@ class Resolver:
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
 
     def _set(self, message: str, offered: list[Recipe]) -> Resolution | None:
-        if not SET_WORDS.search(message) or (
-            len(offered) == 1 and not re.search(r"\b(them|they|those|these)\b", message, re.I)
+        if (
+            not SET_WORDS.search(message)
+            or food_pointer(message, self.names)
+            or (len(offered) == 1 and not re.search(r"\b(them|they|those|these)\b", message, re.I))
         ):
             return None
         rest = SET_LEAD.sub("", message.strip())

@@ -10,8 +10,9 @@ from app.chat.name_spelling import key
 SWITCH = re.compile(
     # "Actually, …" opens a change of topic; "does it actually take an hour" changes nothing.
     r"(?:^|[.!?,;:]\s*|\b(?:oh|hmm+|no|ok(?:ay)?|wait|um+|so)\W+)actually\b"
-    r"|\b(forget (?:it|that|about)|never ?mind|something different"
-    r"|change of plans?|new question|different question|on another note)\b|^(?:now|ok(?:ay)? now)\b",
+    r"|(?<!n't )(?<!dont )\b(forget|never ?mind|something different|change of plans?|new question"
+    r"|(?:different|unrelated|another) (?:q|question|thing|topic)|on another note)\b"
+    r"|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
@@ -82,10 +83,22 @@ OTHERS = re.compile(
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
-    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|then|also|maybe|perhaps|got|you got|have you got"
-    r"|do you have|cool|nice|great|thanks|thank you|yes|yeah|sure|right|alright)\b[,!.\s]*)+",
+    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
+    r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
+    r"|cheers|yes|yeah|sure|right|alright)\b[,!.\s]*)+",
     re.I,
 )
+# A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
+# "the kids want pasta", "got chickpeas to use up, anything with those?".
+WANTING = re.compile(
+    r"\b(?:mood for|craving|fancy|feel like|rather (?:have|do|eat|make)|prefer|wants?|to use up)\b", re.I
+)
+REQUEST = re.compile(
+    rf"\b(?:ideas?|options?|suggestions?|something|anything|recipes|dishes)\b|{WANTING.pattern}", re.I
+)
+# Chat shorthand, written out where the rules read words: "smth sweet".
+SHORTHAND = {"smth": "something", "sth": "something", "somethin": "something", "anythin": "anything"}
+SHORTHAND |= {"brekkie": "breakfast", "brekky": "breakfast"}
 ELLIPTICAL = re.compile(
     r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
 )
