@@ -170,6 +170,43 @@ def test_apart_from_names_what_to_leave_out():
     ]
 
 
+LENTILS = (
+    "what can i do with lentils",
+    "- **Red Lentil Dahl** – red lentils and ginger\n- **Turkish Red Lentil Soup** – with carrot"
+    "\n- **Egyptian Lentils** – with macaroni and rice",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "anything but the soup pls, had soup all wk lol. which of the others is least spicy?",
+        "had the soup last night haha. out of the rest which is least spicy?",  # set aside by eating it
+        "everything except the 2nd one — which is least spicy?",  # by its place in the list
+        "not a fan of carrot so skip that one – which of the others is least spicy?",  # by what it holds
+        "without the soup one… which of the rest is least spicy?",
+    ],
+)
+def test_a_recipe_set_aside_as_people_say_it_is_left_out(message):
+    resolved = resolve(message, *LENTILS)
+
+    assert resolved.recipe_ids == ["red-lentil-dahl", "egyptian-lentils"]
+    assert resolved.question.startswith("Considering the Red Lentil Dahl and the Egyptian Lentils, ")
+    assert resolved.question.endswith("least spicy?")
+
+
+def test_a_list_in_bold_names_its_dishes_not_the_ingredients_beside_them():
+    turns = (
+        "vegetarian curries?",
+        "A **Red Lentil Dahl**, or a **Fall Vegetable and Chickpea Curry** with zucchini.",
+    )
+
+    assert resolve("which is quickest?", *turns).recipe_ids == [
+        "red-lentil-dahl",
+        "fall-vegetable-and-chickpea-curry",
+    ]
+
+
 # Earlier constraints carried into elliptical follow-ups.
 
 

@@ -29,6 +29,8 @@ SEPARATOR = re.compile(r"[,:;\n•*]|(?<!\S)[-–—]")
 # In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
+BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
+
 TURNS_KEPT = 4096
 # An amount just before a word: "2 whole ", "1/2 cup ".
 AMOUNT_BEFORE = re.compile(r"\d[\d/.,]*\s*(?:[a-z]+\s+){0,2}$", re.I)
@@ -270,6 +272,11 @@ class RecipeNames:
         found += [
             (at, i) for at, i in self._listed.leading(text) if not any(s <= at < e for s, e, _ in spans)
         ]
+        bold = [m.span() for m in BOLD.finditer(text)]
+        if any(s <= at < e for at, _ in found for s, e in bold):
+            # A turn that writes its dishes in bold names those, and titles written as titles:
+            # "with sweet potato, zucchini and curry paste" beside them lists ingredients.
+            found = [(at, i) for at, i in found if text[at].isupper() or any(s <= at < e for s, e in bold)]
         places = {}
         for at, i in sorted(found):
             places.setdefault(i, at)

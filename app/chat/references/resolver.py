@@ -45,6 +45,7 @@ from app.chat.references.vocabulary import (
     ORDINAL,
     ORDINALS,
     OTHERS,
+    POINTER,
     QUICK,
     REFUSED_SET,
     SET_LEAD,
@@ -176,25 +177,42 @@ class Resolver:
     def _exclusion(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if len(offered) < 2:
             return None
+        disliked = ""
         for match in EXCLUDED.finditer(message):
+            what = match["what"]
+            dislike = bool(re.match(r"^(?:i\b|(?:i'?m )?not a fan)", match["clause"], re.I))
+            if what.lower() in POINTER and disliked:
+                what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
+            elif dislike:
+                disliked = what
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
                 continue
-            named = self.names.named(f"the {match['what']}")
-            if re.match(r"^i\b", match["clause"], re.I):
+            named = self.names.named(f"the {what}")
+            ordinal = ORDINAL.fullmatch(what) or ORDINAL.fullmatch(f"the {what} one")
+            if dislike:
                 # "I don't eat pork" leaves out every recipe with any pork in it.
-                left_out = [r for r in offered if matches(match["what"], r)]
+                left_out = [r for r in offered if matches(what, r)]
+            elif ordinal:
+                # "everything except the 2nd one".
+                left_out = [r for r in offered if r in self._picked(ordinal, offered)]
             else:
                 # By its name, by a word of its own among the set ("the pancakes"), by its data.
-                among = self.names.among(match["what"], [r.id for r in offered])
+                among = self.names.among(what, [r.id for r in offered])
                 left_out = (
                     [r for r in offered if r.id in named]
                     or [r for r in offered if r.id in among]
-                    or described(match["what"], offered)
+                    or described(what, offered)
                 )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
-                rest = OTHERS.sub("", message.replace(match["clause"], " "))
-                rest = re.sub(r"^[\s,;.:]*(?:(?:of|from|among|so|and|then)\b)?[\s,;.:]*", "", rest)
+                # The clause goes, with the words said after it ("pls", "last night").
+                rest = OTHERS.sub("", message[: match.start("clause")] + " " + message[match.end() :])
+                rest = re.sub(
+                    r"^[\s,;.:…—–-]*(?:(?:of|from|among|so|and|then|everything|anything)\b)?[\s,;.:…—–-]*",
+                    "",
+                    rest,
+                    flags=re.I,
+                )
                 rest = re.sub(r"\b(?:of|from|among)\s*(?=[,?]|$)", "", rest)
                 question = considering([r.title for r in kept], rest, message)
                 return Resolution(question, [r.id for r in kept], rule="exclusion")
@@ -204,22 +222,26 @@ class Resolver:
         if len(offered) < 2:
             return None
         for match in ORDINAL.finditer(message):
-            if match["number"]:
-                start, count = int(match["number"]) - 1, 1
-            else:
-                start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
-            if not match["number"] and not match.group(0).lower().startswith("the") and count == 1:
+            bare = not match["number"] and not match.group(0).lower().startswith("the")
+            if bare and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
-            if start == -1:
-                picked = offered[-count:]
-            elif start < len(offered):
-                picked = offered[start : start + count]
-            else:
+            if not (picked := self._picked(match, offered)):
                 continue
             replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None
+
+    @staticmethod
+    def _picked(match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:
+        """The recipes an ordinal picks from the set: "the second one", "the first two"."""
+        if match["number"]:
+            start, count = int(match["number"]) - 1, 1
+        else:
+            start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
+        if start == -1:
+            return offered[-count:]
+        return offered[start : start + count] if start < len(offered) else []
 
     def _description(self, message: str, offered: list[Recipe]) -> Resolution | None:
         other = re.search(r"\bthe other (?:one|recipe|dish)\b", message, re.I)

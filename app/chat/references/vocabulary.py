@@ -70,16 +70,21 @@ SET_LEAD = re.compile(
 )
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not|skip"
-    r"|anything but|everything but|leave out|leaving out|without"
-    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?"
-    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)[\w'-]+)?)"
-    r"(?:\s+one)?)\s*(?=[;,.!?]|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should)\b)",
+    r"|anything but|everything but|leave out|leaving out|without|(?:already |just )?had"
+    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|(?:i'm |im )?not a fan of|no)\s+(?:the\s+)?"
+    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please"
+    r"|thanks|last|yesterday|already|haha|lol)\b)[\w'-]+)?)"
+    r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately))*"
+    r"\s*(?=[;,.!?…—–]|\s-\s|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should|haha|lol)\b)",
     re.I,
 )
+# "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
+POINTER = frozenset({"that", "it", "this", "them", "those"})
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
-    r"\b(?:(?:of|from|among) )?(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
+    r"\b(?:(?:out of|of|from|among) )?"
+    r"(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
