@@ -644,3 +644,35 @@ def test_a_request_that_changes_course_or_asks_about_a_dish_inherits_no_diet(mes
     resolved = resolve(message, *VEGETARIAN)
 
     assert "vegetarian" not in resolved.question.lower()
+
+
+def test_the_other_three_after_a_turn_about_one_are_asked_the_same_question():
+    dips = (
+        "dips for a party?",
+        "- **Fresh Guacamole** – avocado\n- **Hummus** – chickpeas"
+        "\n- **Tzatziki** – cucumber\n- **Corn Salsa** – corn",
+        "is the hummus vegan?",
+        "Yep, hummus is fully vegan.",
+    )
+
+    resolved = resolve("ok what about the other 3", *dips)
+
+    assert resolved.question == "Are the Fresh Guacamole, the Tzatziki and the Corn Salsa vegan?"
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        (
+            "what can i use instead of the buttermilk in that",
+            "What can i use instead of the buttermilk in the Lasagna",
+        ),
+        ("for 2 people?", "The Lasagna for 2 people?"),  # a fragment about the recipe in focus
+        ("in that case, which is quicker?", "in that case, which is quicker?"),  # a phrase, no pointer
+    ],
+)
+def test_a_pointer_or_a_fragment_is_about_the_recipe_in_focus(message, question):
+    assert (
+        resolve(message, "whats a good lasagna recipe", "The **Lasagna** here is fully homemade.").question
+        == question
+    )

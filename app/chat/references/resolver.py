@@ -35,7 +35,9 @@ from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
+    ABOUT_IT,
     CHOICE,
+    CLAUSE_WORDS,
     COUNTS,
     DESCRIBED,
     EXCLUDED,
@@ -134,6 +136,11 @@ class Resolver:
             return named  # "and the Shakshouka?": a recipe by its name, nothing to carry
         if (carried := carry_over(message, history, self.names)) is not None:
             return carried
+        fragment = ABOUT_IT.match(message) and not CLAUSE_WORDS.search(message) and len(message.split()) <= 6
+        if not own and self._focus is not None and fragment:
+            # "for 2 people?" after a turn about the Lasagna asks about the Lasagna.
+            question = finish(f"{the([self._focus.title])} {message.strip()}", message)
+            return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
 
     def named_in(self, text: str, found: dict[str, int]) -> list[str]:

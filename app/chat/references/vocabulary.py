@@ -49,12 +49,17 @@ DESCRIBED = re.compile(
 FOCUS = re.compile(
     r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
-    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo ))"
-    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)"
+    r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
+    r"|(?<=\bin )|(?<=\bof )|(?<=\bto ))"
+    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:case|way|sense|point|time)\b)"
     r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
     re.I,
 )
+# A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
+ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
+# Words of a clause: "in that case, which is quicker?" is no fragment.
+CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|should|would|will)\b", re.I)
 SET_WORDS = re.compile(
     r"\b(those|these|them|they|either|both|all of them|all three|the others?|the rest|each of them"
     r"|the (?:two|three|four)|which one|which of|any of"
@@ -84,7 +89,7 @@ POINTER = frozenset({"that", "it", "this", "them", "those"})
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
     r"\b(?:(?:out of|of|from|among) )?"
-    r"(?:the (?:other|remaining)(?: (?:two|three|ones?))?|the others|the rest)\b",
+    r"(?:the (?:other|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest)\b",
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
