@@ -50,11 +50,14 @@ SETS = {
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
-    # Written by someone who saw no code, after the resolver's fourth round; measured once.
+    # Written by someone who saw no code, after the resolver's fourth round; measured once at
+    # 19bc286, then studied in the fifth round.
     "held out, round 3": HERE / "followups_holdout_3.jsonl",
+    # Written by someone who saw no code, after the resolver's fifth round; measured once.
+    "held out, round 4": HERE / "followups_holdout_4.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 3"})
+MEASURED_ONCE = frozenset({"held out, round 4"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
