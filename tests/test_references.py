@@ -676,3 +676,26 @@ def test_a_pointer_or_a_fragment_is_about_the_recipe_in_focus(message, question)
         resolve(message, "whats a good lasagna recipe", "The **Lasagna** here is fully homemade.").question
         == question
     )
+
+
+PORTUGUESE = (
+    "just back from porto, i miss the food",
+    "You could recreate bitoque (steak fried with garlic, a beer sauce), the francesinha from Porto,"
+    " that massive sandwich with ham and melted cheese, and bolo do caco, the Madeiran bread.",
+)
+
+
+def test_a_description_is_read_in_the_words_the_assistant_said_of_each():
+    assert resolve("omg the sandwich one. what cheese goes in?", *PORTUGUESE).recipe_ids == ["francesinha"]
+
+
+def test_the_meatless_one_is_the_vegetarian_one():
+    swiss = ("something swiss", "Älplermagronen, Fondue or Zurich-Style Meat Saute?")
+
+    assert resolve("the meatless one - does it need kirsch?", *swiss).recipe_ids == ["fondue"]
+
+
+def test_a_recipe_ruled_out_after_its_name_is_left_out():
+    resolved = resolve("the soup's out (allergy). of the rest which is least spicy?", *LENTILS)
+
+    assert resolved.recipe_ids == ["red-lentil-dahl", "egyptian-lentils"]

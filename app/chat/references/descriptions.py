@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from app.chat.name_spelling import key, words
 from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
 from app.recipes import Recipe
+
+MEATLESS = frozenset({"meatless", "meat free", "veggie", "no meat", "without meat"})
 
 
 def matches(description: str, recipe: Recipe) -> int:
@@ -22,6 +24,8 @@ def matches(description: str, recipe: Recipe) -> int:
     if all(w in tags or w in diets for w in wanted):
         return 2
     said = " ".join(words(description))
+    if said in MEATLESS:
+        return 2 if recipe.vegetarian else 0
     if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
         return 2 if not recipe.vegetarian else 0
     ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
@@ -39,10 +43,19 @@ def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
     return [pick(timed, key=lambda r: r.total_minutes or 0)]
 
 
-def described(description: str, recipes: Sequence[Recipe]) -> list[Recipe]:
-    """The recipes of the set that `description` picks out, best fit only."""
+def described(
+    description: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None
+) -> list[Recipe]:
+    """The recipes of the set that `description` picks out, best fit only: by the catalog's
+    data, or else by the words the assistant said of each (`said`, by id): "the sandwich
+    one" after "the francesinha, that massive sandwich with …"."""
     if (timed := by_time(description, recipes)) is not None:
         return timed
     scores = [(matches(description, r), r) for r in recipes]
     best = max((s for s, _ in scores), default=0)
-    return [r for s, r in scores if s == best and best > 0]
+    picked = [r for s, r in scores if s == best and best > 0]
+    if said and (not picked or len(picked) == len(recipes)):
+        wanted = {key(w) for w in words(description)} - {key(w) for w in ("the", "one", "ones", "a", "with")}
+        told = [r for r in recipes if wanted and wanted <= {key(w) for w in words(said.get(r.id, ""))}]
+        picked = told if 0 < len(told) < len(recipes) else picked
+    return picked

@@ -50,6 +50,7 @@ from app.chat.references.vocabulary import (
     POINTER,
     QUICK,
     REFUSED_SET,
+    RULED_OUT,
     SET_LEAD,
     SET_WORDS,
     SLOW,
@@ -72,6 +73,7 @@ class Resolver:
         self._history: Sequence[Message] = ()
         self._focus: Recipe | None = None
         self._named: list[str] = []
+        self._said: dict[str, str] = {}
 
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message)
@@ -93,8 +95,10 @@ class Resolver:
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
         # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
         latest = next((ids for ids in reversed(turns) if ids), [])
-        listed = next((ids for ids in reversed(turns) if len(ids) > 1), latest)
+        at = next((n for n in range(len(turns) - 1, -1, -1) if len(turns[n]) > 1), None)
+        listed = turns[at] if at is not None else latest
         offered = [self.recipes[i] for i in listed]
+        self._said = self.said_of(history[at].content, listed) if at is not None else {}
         self._focus = self.focus(turns, history)
         resolution = self._resolve(message, history, offered, own)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
@@ -143,6 +147,12 @@ class Resolver:
             return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
 
+    def said_of(self, text: str, ids: Sequence[str]) -> dict[str, str]:
+        """What a turn that lists recipes says of each: its words up to the next one's."""
+        starts = sorted((self.names.position(text, i), i) for i in ids)
+        ends = [start for start, _ in starts[1:]] + [len(text)]
+        return {i: text[start:end] for (start, i), end in zip(starts, ends, strict=True)}
+
     def named_in(self, text: str, found: dict[str, int]) -> list[str]:
         """The conversation's recipes that `text` names: `found` (with where), as the catalog
         reads it, and those it names in passing among the conversation's recipes."""
@@ -185,7 +195,7 @@ class Resolver:
         if len(offered) < 2:
             return None
         disliked = ""
-        for match in EXCLUDED.finditer(message):
+        for match in [*EXCLUDED.finditer(message), *RULED_OUT.finditer(message)]:
             what = match["what"]
             dislike = bool(re.match(r"^(?:i\b|(?:i'?m )?not a fan)", match["clause"], re.I))
             if what.lower() in POINTER and disliked:
@@ -208,7 +218,7 @@ class Resolver:
                 left_out = (
                     [r for r in offered if r.id in named]
                     or [r for r in offered if r.id in among]
-                    or described(what, offered)
+                    or described(what, offered, self._said)
                 )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
@@ -286,7 +296,7 @@ class Resolver:
                 continue
             if not re.search(r"\bones?$", match.group(0), re.I) and self._names_within(message, match):
                 continue  # a title, in full or begun here ("the Lithuanian Cold Borscht")
-            picked = described(what, offered)
+            picked = described(what, offered, self._said)
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
                 continue
             if (

@@ -85,6 +85,10 @@ EXCLUDED = re.compile(
 )
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
 POINTER = frozenset({"that", "it", "this", "them", "those"})
+# "banana's out", "the soup is out": a recipe set aside, said after it.
+RULED_OUT = re.compile(
+    r"\b(?P<clause>(?:the\s+)?(?P<what>[\w-]+?)(?:'s|’s| is| are)\s+out)\b(?!\s+of\b)", re.I
+)
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
