@@ -94,6 +94,15 @@ def test_the_data_answers_which_is_quickest_serves_most_and_has_no_cheese():
     assert "Mushroom Risotto [mushroom-risotto] has cheese: 50g parmesan cheese." in no_cheese
 
 
+def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
+    stew = recipe("stew", "Stew", total_minutes=35)
+
+    assert compose("Which is the quickest?", [SOUP, RISOTTO, stew]).text == (
+        "Mushroom Risotto [mushroom-risotto] and Stew [stew] both take 35 min in all."
+        " Mushroom Soup [mushroom-soup] takes 40 min."
+    )
+
+
 def test_the_data_answers_about_one_named_recipe():
     recipes = [SOUP, RISOTTO]
 

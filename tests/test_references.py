@@ -618,6 +618,14 @@ def test_actually_in_the_middle_of_a_question_changes_no_topic():
             ("we're dairy free at home, dinner ideas?", "The Beef and Broccoli or the Teriyaki Beef Wok."),
             "What about sweet dairy-free recipes for after?",
         ),
+        (  # a sweet course keeps the diet, not the curry
+            "and something sweet for after?",
+            (
+                "any good vegetarian curries?",
+                "The Fall Vegetable and Chickpea Curry or the Lenten Lentil Curry.",
+            ),
+            "What about sweet vegetarian recipes for after?",
+        ),
         (
             "ty! brekkie ideas too?",
             ("vegan here, a weeknight dinner?", "The Red Lentil Dahl."),

@@ -101,8 +101,14 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         ordered = sorted(timed, key=lambda r: r.total_minutes or 0, reverse=slow)
         best = ordered[0]
         which = "longest" if slow else "quickest"
-        text = f"The {which} is {cite(best)}, {minutes(best.total_minutes or 0)} in all."
-        others = [f"{cite(r)} takes {minutes(r.total_minutes or 0)}" for r in ordered[1:]]
+        tied = [r for r in ordered if r.total_minutes == best.total_minutes]
+        if len(tied) > 1:
+            # "A and B both take 40 min", not "the quickest is A, 40 min. B takes 40 min".
+            both = "both" if len(tied) == 2 else "all"
+            text = f"{join([cite(r) for r in tied])} {both} take {minutes(best.total_minutes or 0)} in all."
+        else:
+            text = f"The {which} is {cite(best)}, {minutes(best.total_minutes or 0)} in all."
+        others = [f"{cite(r)} takes {minutes(r.total_minutes or 0)}" for r in ordered[len(tied) :]]
         if others:
             text += " " + join(others)[0].upper() + join(others)[1:] + "."
         untimed = [r for r in recipes if r.total_minutes is None]

@@ -91,7 +91,9 @@ def constraints(texts: Sequence[str]) -> Constraints:
         found.exclude += [e for e in filters.exclude if e not in found.exclude]
         said = re.findall(r"[\w-]+", text.lower())
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
-        found.dish = next((w for w in said if w in DISHES), found.dish)
+        # "something sweet for after" asks for a dessert, not a sweet curry.
+        sweet = "dessert" if SWEET.search(text) else None
+        found.dish = next((w for w in said if w in DISHES), sweet or found.dish)
         found.main = next((w for w in said if w in MAINS), found.main)
     return found
 
@@ -109,6 +111,7 @@ MEALS = (
     "picnic",
     "weeknight",
 )
+SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
 # Meats and fish: a request for one is no vegetarian request.
 MEATS = MAINS - {"tofu"}
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
