@@ -707,3 +707,32 @@ def test_a_recipe_ruled_out_after_its_name_is_left_out():
     resolved = resolve("the soup's out (allergy). of the rest which is least spicy?", *LENTILS)
 
     assert resolved.recipe_ids == ["red-lentil-dahl", "egyptian-lentils"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "offered"),
+    [
+        (  # dishes named in passing, lower case, after a verb or an adjective
+            "You could go for stoofvlees, beef stewed in brown beer, or a carbonnade flamande. For"
+            " something lighter there's stoemp, potatoes mashed with carrots.",
+            ["stoofvlees", "carbonade", "stoemp"],
+        ),
+        (
+            "Honey vanilla ice cream, a lemon granita, or an old-fashioned rice pudding.",
+            ["honey-vanilla-ice-cream", "granita", "rice-pudding"],
+        ),
+        (  # an ingredient of a dish, and a comparison, are not dishes on offer
+            "A shakshuka with eggs in a tomato and pepper sauce, or a Spanish tortilla,"
+            " a bit like a frittata.",
+            ["shakshouka", "spanish-tortilla"],
+        ),
+    ],
+)
+def test_an_answer_offers_the_dishes_it_names_in_passing(turn, offered):
+    assert resolve("which of those is quickest?", "ideas?", turn).recipe_ids == offered
+
+
+def test_that_last_one_is_an_ordinal():
+    resolved = resolve("that last one u said, how long does it keep?", *VEGETARIAN)
+
+    assert resolved.question.startswith("The Spanish Tortilla u said")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from app.chat.listed_dishes import BULLET, FILLER, ListedDishes
+from app.chat.listed_dishes import ASIDE, BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import FUZZY_LENGTH, alias_index, aliases, deletions, key, one_slip, words
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
@@ -29,6 +29,9 @@ SEPARATOR = re.compile(r"[,:;\n•*]|(?<!\S)[-–—]")
 # In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
+# Words after which a food is an ingredient of the dish before: "tomato and pepper sauce".
+JOINING = frozenset({"and", "with", "of", "in", "on", "into", "plus", "w"})
+COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
 BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 
 TURNS_KEPT = 4096
@@ -73,6 +76,8 @@ class RecipeNames:
         self.titles = dict(titles)
         # alias (a tuple of word keys) → recipe id.
         self._aliases = alias_index(self.titles)
+        # The names as written, before the shortenings below: what `anywhere` looks for.
+        self._full = dict(self._aliases)
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
         # the one title that ends so, but "the table" is no "Sourdough Table Loaf".
         self._heads: dict[str, list[tuple[str, ...]]] = {}
@@ -286,6 +291,36 @@ class RecipeNames:
             self._turns.clear()
         self._turns[settled_by if around.used else text] = places
         return dict(places)
+
+    def anywhere(self, text: str) -> list[tuple[int, str]]:
+        """Every place (a character offset) where a title's words stand in `text`, however
+        written: "you could go for stoofvlees", "an old-fashioned rice pudding". Wider than
+        `in_conversation`, for the caller to settle with what it knows of the recipes (a
+        one-word title counts only spelt exactly and when no other title shares it)."""
+        if BOLD.search(text):
+            return []  # a turn that writes its dishes in bold names them there
+        asides = [m.span() for m in ASIDE.finditer(text)]
+        tokens = list(re.finditer(r"[^\W_]+", text))
+        keys = [key(words(t.group())[0]) if words(t.group()) else "" for t in tokens]
+        found = []
+        position = 0
+        while position < len(tokens):
+            at = tokens[position].start()
+            previous = tokens[position - 1].group().lower() if position else ""
+            before = {t.group().lower() for t in tokens[max(0, position - 3) : position]}
+            for length in self._lengths_from.get(keys[position], ()):
+                recipe_id = self._full.get(tuple(keys[position : position + length]))
+                if recipe_id is None or (length == 1 and keys[position] in self._shared):
+                    continue
+                # "eggs in a tomato and pepper sauce", "(with a curry sauce)": ingredients;
+                # "similar to a frittata": a comparison.
+                aside = any(s <= at < e for s, e in asides)
+                if previous not in JOINING and not before & COMPARING and not aside:
+                    found.append((at, recipe_id))
+                position += length - 1
+                break
+            position += 1
+        return found
 
     def _digest(self, context: str) -> bytes:
         """A context (long, and the same for each turn of a conversation), by its digest."""

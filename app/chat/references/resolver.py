@@ -27,6 +27,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from app.chat.listed_dishes import FILLER
 from app.chat.name_spelling import key, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import carry_over, food_pointer, others
@@ -90,6 +91,7 @@ class Resolver:
             }
             for turn in history
         ]
+        found = self.in_passing(history, found)
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
         turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
@@ -146,6 +148,30 @@ class Resolver:
             question = finish(f"{the([self._focus.title])} {message.strip()}", message)
             return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
+
+    def in_passing(self, history: Sequence[Message], found: list[dict[str, int]]) -> list[dict[str, int]]:
+        """Add the dishes an answer names in passing, written loosely ("you could go for
+        stoofvlees", "an old-fashioned rice pudding"), unless their words are ingredients of
+        the recipes the conversation named ("a shakshuka with eggs in a tomato and pepper
+        sauce" offers no Pepper Sauce) or of a title found beside them."""
+        used: set[str] = set()
+        widened = []
+        for turn, ids in zip(history, found, strict=True):
+            ids = dict(ids)
+            for i in ids:
+                used |= {key(w) for line in self.recipes[i].ingredients for w in words(line)}
+            if turn.role == "assistant":
+                taken = {key(w) for i in ids for w in words(self.recipes[i].title)}
+                for at, i in self.names.anywhere(turn.content):
+                    title = (
+                        {key(w) for w in words(self.recipes[i].title)} - FILLER
+                        if i in self.recipes
+                        else set()
+                    )
+                    if i not in ids and title and not title <= used | taken:
+                        ids[i] = at
+            widened.append(ids)
+        return widened
 
     def said_of(self, text: str, ids: Sequence[str]) -> dict[str, str]:
         """What a turn that lists recipes says of each: its words up to the next one's."""
@@ -239,13 +265,21 @@ class Resolver:
         if len(offered) < 2:
             return None
         for match in ORDINAL.finditer(message):
-            bare = not match["number"] and not match.group(0).lower().startswith("the")
+            said_before = message[: match.start()].lower().rstrip()
+            pointed = match.group(0).lower().startswith("the") or said_before.endswith(("that", "this"))
+            bare = not match["number"] and not pointed
             if bare and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
             if not (picked := self._picked(match, offered)):
                 continue
-            replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
+            # "that last one" goes whole: "the Pickled Red Onions".
+            start = (
+                len(said_before) - 4
+                if pointed and not match.group(0).lower().startswith("the")
+                else match.start()
+            )
+            replaced = message[:start] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None
 
