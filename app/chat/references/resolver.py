@@ -161,17 +161,15 @@ class Resolver:
             for i in ids:
                 used |= {key(w) for line in self.recipes[i].ingredients for w in words(line)}
             if turn.role == "assistant":
-                taken = {key(w) for i in ids for w in words(self.recipes[i].title)}
+                taken = used | {k for i in ids for k in self._title(i)}
                 for at, i in self.names.anywhere(turn.content):
-                    title = (
-                        {key(w) for w in words(self.recipes[i].title)} - FILLER
-                        if i in self.recipes
-                        else set()
-                    )
-                    if i not in ids and title and not title <= used | taken:
+                    if i not in ids and i in self.recipes and not self._title(i) <= taken:
                         ids[i] = at
             widened.append(ids)
         return widened
+
+    def _title(self, recipe_id: str) -> set[str]:
+        return {key(w) for w in words(self.recipes[recipe_id].title)} - FILLER
 
     def said_of(self, text: str, ids: Sequence[str]) -> dict[str, str]:
         """What a turn that lists recipes says of each: its words up to the next one's."""
