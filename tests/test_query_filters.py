@@ -27,6 +27,16 @@ from app.search.question_reader import read_question
         ("paella, I'm short on time: an hour max", "paella, I'm :", {"max_total_minutes": 60}),
         ("beef, but I only have 40 minutes", "beef, but I", {"max_total_minutes": 40}),
         ("I want a paella but I'm short on time", "I want a paella but I'm", {"max_total_minutes": 30}),
+        # Said of the people eating: a refusal is a diet, or something to leave out.
+        (
+            "they don't eat pork. something impressive?",
+            "they . something impressive? roast braised elegant showpiece",
+            {"exclude": ("pork",)},
+        ),
+        ("a roast, my wife avoids beef", "a roast, my wife", {"exclude": ("beef",)}),
+        ("she can't have gluten or dairy", "she or dairy", {"gluten_free": True, "dairy_free": True}),
+        ("I don't eat meat, any curries?", "I , any curries?", {"vegetarian": True}),
+        ("desserts? my son is lactose intolerant", "desserts? my son is", {"dairy_free": True}),
     ],
 )
 def test_what_the_question_asks_for_becomes_filters(question: str, searched: str, filters: dict):

@@ -31,11 +31,11 @@ REWRITTEN = (
     "Which of the Mushroom sauce, the Shakshouka and the Spanish Tortilla"
     " is the quickest to cook without eggs?"
 )
-# The same, with a filter the rules cannot read ("allergic to"): the model reads it.
-UNREAD_FOLLOW_UP = "From those, which is the quickest to cook? I am allergic to eggs"
+# The same, with a filter the rules cannot read ("I hate eggs"): the model reads it.
+UNREAD_FOLLOW_UP = "From those, which is the quickest to cook? I hate eggs"
 UNREAD_REWRITTEN = (
     "Which of the Mushroom sauce, the Shakshouka and the Spanish Tortilla"
-    " is the quickest to cook for someone allergic to eggs?"
+    " is the quickest to cook for someone who hates eggs?"
 )
 ANSWER = ["The ", "Shakshouka [shakshouka]", "."]
 
@@ -85,7 +85,7 @@ def test_a_first_turn_with_a_filter_the_rules_cannot_read_asks_the_reader_once(c
     llm.replies.append(reading(search_text="a dessert", exclude=["nuts"]))
     llm.streams.append(ANSWER)
 
-    protocol(client, [{"role": "user", "content": "a dessert, I am allergic to nuts"}])
+    protocol(client, [{"role": "user", "content": "a dessert, I hate nuts"}])
 
     [call] = llm.calls
     assert call["json_schema"] == READING_SCHEMA
@@ -182,7 +182,7 @@ def test_a_client_that_sends_no_filters_has_them_read_as_before(client, llm):
     llm.replies.append(reading(search_text="a dessert", exclude=["nuts"]))
     llm.streams.append(ANSWER)
 
-    answer = client.post("/api/chat", json={"userMessage": "a dessert, I am allergic to nuts"})
+    answer = client.post("/api/chat", json={"userMessage": "a dessert, I hate nuts"})
 
     assert answer.status_code == 200
     assert [c["json_schema"] for c in llm.calls] == [READING_SCHEMA]
@@ -220,7 +220,7 @@ def test_a_chat_body_may_not_set_the_apps_notes_on_the_filters(client, llm):
         ("How do I make pizza dough?", True),
         ("beef but not stew", True),
         ("vegan", True),
-        ("a dessert, I am allergic to nuts", False),
+        ("a dessert, I hate nuts", False),
         ("something not too spicy", False),
         ("pasta free from tomatoes", False),
     ],
@@ -238,14 +238,16 @@ def test_the_combined_schema_is_the_readers_with_the_question_first():
 
 
 def test_a_filter_the_rules_could_not_read_earlier_keeps_the_follow_up_in_one_reading_call(client, llm):
-    # The model's rewrite may carry "allergic to nuts" where the resolver does not: the rules
+    # The model's rewrite may carry "hates nuts" where the resolver does not: the rules
     # could not read it from the rewrite, so the model reads the filters.
     earlier = [
-        {"role": "user", "content": "A dessert, I am allergic to nuts"},
+        {"role": "user", "content": "A dessert, I hate nuts"},
         {"role": "assistant", "content": "I can recommend the Apple pie."},
     ]
     question = "Something quicker?"
-    llm.replies.append(reading("A quicker dessert, allergic to nuts?", "quicker dessert", exclude=["nuts"]))
+    llm.replies.append(
+        reading("A quicker dessert for someone who hates nuts?", "quicker dessert", exclude=["nuts"])
+    )
 
     response = client.post("/api/chat/reformulate", json={"userMessage": question, "conversation": earlier})
 

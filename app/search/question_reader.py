@@ -29,13 +29,22 @@ from app.search.text import stem
 
 log = logging.getLogger(__name__)
 
+# A diet said as a refusal: "they can't have gluten or dairy", "off dairy", "doesn't eat meat".
+REFUSING = (
+    r"(?:(?:can't|cant|cannot|can not|don't|dont|doesn't|doesnt|do not|does not|won't|no longer|never)"
+    r" (?:have|eat|eats|do|tolerate|digest|touch)|off|avoids?|avoiding|nothing with|allergic to)"
+    r" (?:any )?(?:[a-z]+(?:,| or| and|/) ?){0,3}"
+)
 DIETS = {
-    "vegan": r"vegan|plant[- ]based",
-    "vegetarian": r"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat",
-    "gluten_free": r"gluten[- ]free|without gluten|no gluten|coeliac|celiac",
-    "dairy_free": r"dairy[- ]free|without dairy|no dairy|lactose[- ]free|without milk|no milk",
+    "vegan": rf"vegan|plant[- ]based|{REFUSING}animal(?: products)?",
+    "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat",
+    "gluten_free": rf"gluten[- ]free|without gluten|no gluten|coeliac|celiac|{REFUSING}(?:gluten|wheat)"
+    r"|(?:gluten|wheat)[- ]intoleran\w*",
+    "dairy_free": r"dairy[- ]free|without dairy|no dairy|lactose[- ]free|without milk|no milk"
+    rf"|{REFUSING}(?:dairy|milk|lactose)|(?:lactose|dairy)[- ]intoleran\w*",
 }
-DIET_PHRASE = re.compile("|".join(f"(?P<{name}>\\b(?:{words})\\b)" for name, words in DIETS.items()), re.I)
+# One pattern a diet: "can't have gluten or dairy" says two, in words they share.
+DIET_PHRASES = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in DIETS.items()}
 
 UNIT_MINUTES = {"m": 1, "h": 60}
 AMOUNT = r"(?P<amount>\d+(?:\.\d+)?|half an?|an?)"
@@ -75,7 +84,10 @@ MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
-    r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need))"
+    r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
+    # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
+    r"|(?:doesn't|does not|don't|dont|do not|can't|cant|cannot|won't|never) (?:eat|eats|have|touch)"
+    r"|avoids?|avoiding|allergic to)"
     r"\s+(?:any\s+|a\s+|an\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b",
@@ -84,7 +96,7 @@ EXCLUSION = re.compile(
 MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+)?(?P<item>{ITEM})", re.I)
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
-    *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant"),
+    *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant", "animal"),
     *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
     *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
@@ -158,9 +170,10 @@ def shown(text: str, limit: int = 40) -> str:
 def read_question(question: str) -> ReadQuestion:
     text = question
     diet: dict[str, bool] = {}
-    for match in DIET_PHRASE.finditer(question):
-        diet.update({name: True for name, hit in match.groupdict().items() if hit})
-        text = text.replace(match.group(0), " ")
+    for name, said_as in DIET_PHRASES.items():
+        for match in said_as.finditer(question):
+            diet[name] = True
+            text = text.replace(match.group(0), " ")
     excluded: list[str] = []
     found = read_intents(question)
     for match in EXCLUSION.finditer(question):

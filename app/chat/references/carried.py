@@ -1,5 +1,5 @@
-"""The constraints a follow-up inherits from earlier turns: diets (said outright or as refusals),
-cuisine, kind of dish, time limit, exclusions."""
+"""The constraints a follow-up inherits from earlier turns: diets, cuisine, kind of dish, time
+limit, exclusions, each as the question reader reads them."""
 
 from __future__ import annotations
 
@@ -35,25 +35,6 @@ from app.http.bodies import Message
 from app.search.filters import DIET_FLAGS
 from app.search.question_reader import read_question
 
-# "can't have gluten or dairy", "doesn't eat any animal products", "off dairy", "lactose
-# intolerant": diets said as refusals.
-REFUSAL = re.compile(
-    r"\b(?:(?:can't|cannot|can not|don't|doesn't|do not|does not|won't|no longer|never)\s+"
-    r"(?:have|eat|eats|do|tolerate|digest|touch)|off|avoiding|avoids?|nothing with|allergic to)"
-    r"\s+(?P<what>[a-z ,/-]{2,60})|\b(?P<intolerant>lactose|gluten|dairy|wheat)[- ]intoleran",
-    re.I,
-)
-REFUSED = {"gluten": "gluten-free", "wheat": "gluten-free", "dairy": "dairy-free", "lactose": "dairy-free"}
-REFUSED |= {"milk": "dairy-free", "meat": "vegetarian", "animal": "vegan"}
-
-
-def refused_diets(text: str) -> list[str]:
-    found = []
-    for match in REFUSAL.finditer(text):
-        said = re.split(r"[.;!?]| but ", (match["what"] or match["intolerant"]).lower())[0]
-        found += [diet for word, diet in REFUSED.items() if re.search(rf"\b{word}", said)]
-    return list(dict.fromkeys(found))
-
 
 @dataclass
 class Constraints:
@@ -84,7 +65,7 @@ def constraints(texts: Sequence[str]) -> Constraints:
     found = Constraints()
     for text in texts:
         filters = read_question(text).filters
-        diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)] + refused_diets(text)
+        diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes
