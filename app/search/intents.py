@@ -25,8 +25,9 @@ class Intent:
     search: str
     # The phrases that say it, as written in the lexicon (for the model reader's prompt).
     examples: tuple[str, ...] = ()
-    # Those of its phrases that speak of the weather, not of the dish: they are not searched.
-    weather: re.Pattern[str] | None = None
+    # Those of its phrases that say nothing of the dish in the catalog's words: not searched
+    # ("cold day" would find cold soups, "starter" a sourdough starter).
+    unsearched: re.Pattern[str] | None = None
 
 
 def fold(text: str) -> str:
@@ -44,8 +45,8 @@ def intents() -> tuple[Intent, ...]:
             re.compile(r"(?<!\w)(?:" + "|".join(re.escape(fold(p)) for p in entry["when"]) + r")(?!\w)"),
             entry["search"],
             tuple(entry["when"]),
-            re.compile(r"\b(?:" + "|".join(map(re.escape, entry["weather"])) + r")\b", re.I)
-            if entry.get("weather")
+            re.compile(r"\b(?:" + "|".join(map(re.escape, entry["unsearched"])) + r")\b", re.I)
+            if entry.get("unsearched")
             else None,
         )
         for entry in entries
@@ -70,9 +71,9 @@ def named_intents(names: list[str]) -> list[Intent]:
 
 def with_intents(text: str, found: list[Intent]) -> str:
     """`text` with the words of each intent added (each word once, none it already holds), and
-    without the phrases that speak of the weather ("cold day" would find cold soups)."""
+    without the phrases that say nothing of the dish ("cold day" would find cold soups)."""
     for intent in found:
-        text = intent.weather.sub(" ", text) if intent.weather else text
+        text = intent.unsearched.sub(" ", text) if intent.unsearched else text
     words = text.split()
     have = {w.lower() for w in words}
     for intent in found:
