@@ -218,3 +218,21 @@ async def test_a_stream_cut_halfway_fails_while_it_is_read(transport: str):
                 pieces.append(piece)
     assert pieces == ["Try the "]
     assert the_error(raised) == FAILED
+
+
+async def test_the_hosts_shutdown_closes_the_models_session(retriever):
+    from app.services import Services, close_services, use_services
+
+    settings = Settings(openai_base_url="http://llm.test/v1", openai_api_key=SecretStr(SECRET))
+    client = create_client(settings)
+    model = OpenAIChatModel(client, "m", response_format_mode="json_schema", temperature=0.0)
+    use_services(Services(model, retriever, clients=(client,)))
+    await close_services()
+    assert client.is_closed()
+    stand_in = Services(model, retriever)
+    use_services(stand_in)
+    await close_services()  # a test's stand-ins, with nothing open, stay
+    from app import services
+
+    assert services._services is stand_in
+    use_services(None)
