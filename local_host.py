@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -64,11 +65,20 @@ def create_app(function_app: Any = None) -> Starlette:
         methods = [str(getattr(m, "value", m)) for m in trigger.methods or ["GET", "POST"]]
         path = f"{route_prefix()}/{trigger.route or function.get_function_name()}"
         routes.append(Route(path, endpoint(function.get_user_function(), trigger.name), methods=methods))
-    app = Starlette(routes=routes, exception_handlers={HTTPException: routing_error})
+    app = Starlette(routes=routes, exception_handlers={HTTPException: routing_error}, lifespan=lifespan)
     # A trailing slash gets a 404, not a 307 to the same path built from the Host header,
     # which a client controls.
     app.router.redirect_slashes = False
     return app
+
+
+@asynccontextmanager
+async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+    yield
+    # The model's client holds an aiohttp session, which says so when left open at exit.
+    from app.services import close_services
+
+    await close_services()
 
 
 async def routing_error(request: Request, error: Exception) -> Response:

@@ -31,6 +31,8 @@ class Services:
     # Which catalog recipes a text names (the answer guard's check for invented recipes):
     # the catalog's own names unless a test sets a stand-in.
     named: Named | None = None
+    # The `openai` clients built for these providers, closed with them (their aiohttp sessions).
+    clients: tuple[AsyncOpenAI, ...] = ()
 
     async def names(self) -> Named:
         return self.named or (await self.retriever.catalog.names.get()).in_prose
@@ -179,7 +181,10 @@ async def build_services(settings: Settings) -> Services:
     llm = chat_model(settings, client)
     retriever = build_retriever(settings, llm, client)
     await load_sample_catalog(settings, retriever)
-    return Services(llm, retriever)
+    # The embedder has a client of its own where the chat model has none.
+    embedder_client = getattr(retriever.embedder, "_client", None)
+    clients = tuple(c for c in dict.fromkeys((client, embedder_client)) if c is not None)
+    return Services(llm, retriever, clients=clients)
 
 
 _services: Services | None = None
@@ -194,6 +199,17 @@ async def get_services(settings: Settings) -> Services:
             if _services is None:
                 _services = await build_services(settings)
     return _services
+
+
+async def close_services() -> None:
+    """Close the process's providers' connections (the host is shutting down); the next
+    request builds them again."""
+    global _services
+    if _services is None or not _services.clients:
+        return  # nothing open (the embedded providers, or a test's stand-ins)
+    services, _services = _services, None
+    for client in services.clients:
+        await client.close()
 
 
 def use_services(services: Services | None) -> None:

@@ -49,8 +49,8 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("answer call: reading the chunks", "app/providers/openai_clients.py", "_read_stream"),
     ("answer guard", "app/chat/answer_guard.py", None),
     ("response shaping (protocol rendering)", "app/protocol/", None),
-    ("the openai SDK and its transport (httpx2, httpcore2), all calls", "site-packages/openai/", None),
-    ("  … and httpx2 / httpcore2 under it", "site-packages/httpcore2/", None),
+    ("the openai SDK and its transport (httpx2, aiohttp), all calls", "site-packages/openai/", None),
+    ("  … and aiohttp under it", "site-packages/aiohttp/", None),
     ("pydantic (validation, dumps), anywhere", "site-packages/pydantic", None),
     ("logging (records that are written)", "logging/__init__.py", "handle"),
     ("catalog names (app/chat/recipe_names.py), anywhere", "app/chat/recipe_names.py", None),
@@ -128,8 +128,10 @@ SELECTORS = selectors.__file__
 # under httpcore2 is the SDK's transport and h11 under uvicorn the HTTP server.
 LAYERS = [
     ("site-packages/openai/", "openai SDK"),
-    ("site-packages/httpx2/", "openai SDK's transport (httpx2, httpcore2, h11)"),
-    ("site-packages/httpcore2/", "openai SDK's transport (httpx2, httpcore2, h11)"),
+    ("site-packages/httpx2/", "openai SDK's requests and responses (httpx2)"),
+    ("site-packages/httpcore2/", "openai SDK's transport (httpcore2, h11, aiohttp)"),
+    ("site-packages/aiohttp/", "openai SDK's transport (httpcore2, h11, aiohttp)"),
+    ("app/providers/aiohttp_transport.py", "openai SDK's transport (httpcore2, h11, aiohttp)"),
     ("site-packages/uvicorn/", "HTTP server (uvicorn, h11)"),
     ("site-packages/starlette/", "Starlette"),
     ("site-packages/pydantic", "pydantic"),

@@ -280,3 +280,36 @@ async def test_a_repeated_id_is_reported_and_the_first_one_kept(embedder, store,
     assert report.indexing_result["soup"].status == "indexed"
     assert report.indexing_result["soup (item 2)"].errors[0].type == "duplicate_id"
     assert [r.title for r in await store.get_many(["soup"])] == ["First"]
+
+
+class SettlingIndex(SqliteSearchIndex):
+    """The real index, which notes what it finds just before it is settled."""
+
+    def __init__(self, database: SqliteDatabase) -> None:
+        super().__init__(database)
+        self.settled = 0
+        self.before: dict[str, list[tuple[str, float]]] = {}
+
+    async def settle(self) -> None:
+        self.settled += 1
+        self.before = {text: self.keyword_ranking(text) for text in QUERIES}
+        await super().settle()
+
+
+QUERIES = ("dish rice", "tag3 dish 42", "Dish 7", "beans")
+
+
+async def test_a_bulk_load_settles_the_keyword_index_which_then_finds_the_same(embedder, store, database):
+    from app.indexing.pipeline import SETTLE_AFTER
+
+    index = SettlingIndex(database)
+    recipes = [raw(f"dish-{n}", f"Dish {n} with rice", tags=[f"tag{n % 7}"]) for n in range(SETTLE_AFTER)]
+    await Indexer(embedder, store, index).run(items(*recipes), IndexingOptions(batch_size=8))
+    assert index.settled == 1
+    # Merged, the index holds the same matches, in the same order, scored the same.
+    assert {text: index.keyword_ranking(text) for text in QUERIES} == index.before
+    assert index.keyword_ranking("dish rice")
+    # An edit of a few recipes leaves the merging to the index.
+    await Indexer(embedder, store, index).run(items(raw("dish-1", "Dish one, with beans")))
+    assert index.settled == 1
+    assert [i for i, _ in index.keyword_ranking("beans")] == ["dish-1"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from app.chat.answer_cues import AMOUNT, CATEGORIES, FALSE_FRIENDS
 from app.recipes import Recipe
@@ -33,15 +34,22 @@ def minutes(value: int) -> str:
 
 def key_ingredients(recipe: Recipe, most: int = 4) -> list[str]:
     """The first few ingredients without their amounts: what the dish is made of."""
+    return list(_key_ingredients(tuple(recipe.ingredients), most))
+
+
+# The same recipes come back request after request (the prompt lists them, the answer guard
+# reads all their ingredients); reading the lines is a few regular expressions each.
+@lru_cache(maxsize=4096)
+def _key_ingredients(lines: tuple[str, ...], most: int) -> tuple[str, ...]:
     names: list[str] = []
-    for line in recipe.ingredients:
+    for line in lines:
         name = AMOUNT.sub("", line.split(",")[0].split(". ")[0]).strip(" .;:-")
         name = re.sub(r"\s*\([^)]*\)?", "", name).strip()
         if name and len(name) <= 40 and name.lower() not in (n.lower() for n in names):
             names.append(name)
         if len(names) == most:
             break
-    return names
+    return tuple(names)
 
 
 def facts(recipe: Recipe) -> str:

@@ -66,6 +66,12 @@ def aliases(title: str) -> list[list[str]]:
     """The word sequences that name a recipe: the title, the title without its parenthesis
     or after its dash, and a parenthesis or second half of two words or more
     ("Drunken beans (Pintos Borrachos)", "Glühwein - mulled wine")."""
+    return [list(alias) for alias in _aliases(title)]
+
+
+@lru_cache(maxsize=WORDS_KEPT)
+def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
+    # A follow-up reads the aliases of the conversation's recipes again at each turn.
     forms = [title, re.sub(r"\s*\([^)]*\)", "", title)]
     forms += re.findall(r"\(([^)]*)\)", title)
     forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
@@ -74,12 +80,12 @@ def aliases(title: str) -> list[list[str]]:
     # "&" and "and" are written either way: "Chorizo and Chickpea Soup", "chicken, tomato & spinach curry".
     forms += [re.sub(r"\s*&\s*", " and ", f) for f in forms if "&" in f]
     forms += [re.sub(r"\band\b", " ", f, flags=re.I) for f in forms if re.search(r"\band\b", f, re.I)]
-    found: list[list[str]] = []
+    found: list[tuple[str, ...]] = []
     for index, form in enumerate(forms):
-        keys = [key(w) for w in words(form)]
+        keys = tuple(key(w) for w in words(form))
         if keys and keys not in found and (index < 2 or len(keys) >= 2):
             found.append(keys)
-    return found
+    return tuple(found)
 
 
 def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:

@@ -14,7 +14,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from app.chat.listed_dishes import ASIDE, BULLET, FILLER, ListedDishes
-from app.chat.name_spelling import FUZZY_LENGTH, alias_index, aliases, deletions, key, one_slip, words
+from app.chat.name_spelling import (
+    FUZZY_LENGTH,
+    KEYS_KEPT,
+    alias_index,
+    aliases,
+    deletions,
+    key,
+    one_slip,
+    words,
+)
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
@@ -118,6 +127,7 @@ class RecipeNames:
         self._context_digest = b""
         self._vocabulary = {k for alias in self._aliases for k in alias}
         self._by_deletion: dict[str, set[str]] = {}
+        self._keys_of: dict[str, set[str]] = {}
         for k in self._vocabulary:
             if len(k) >= FUZZY_LENGTH:
                 for variant in deletions(k) | {k}:
@@ -131,7 +141,18 @@ class RecipeNames:
         return any(key(w) in self._vocabulary for w in words(word))
 
     def _keys(self, word: str) -> set[str]:
-        """The catalog's word keys that `word` may be: itself, or one slip away."""
+        """The catalog's word keys that `word` may be: itself, or one slip away. Remembered
+        (a bounded number, per catalog): every word of a text is looked up, the same words
+        come back in each turn, and trying a word's slips is most of a lookup. Not to be
+        changed by the caller."""
+        if (found := self._keys_of.get(word)) is not None:
+            return found
+        if len(self._keys_of) >= KEYS_KEPT:
+            self._keys_of.clear()
+        found = self._keys_of[word] = self._slips(word)
+        return found
+
+    def _slips(self, word: str) -> set[str]:
         k = key(word)
         if k in self._vocabulary or len(k) < FUZZY_LENGTH:
             return {k}

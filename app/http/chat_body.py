@@ -5,27 +5,21 @@ every body is (content type, size, encoding, syntax), and then validated as the 
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
 from starlette.requests import Request
 
 from app.http.bodies import ChatRequest
-from app.http.edge import ErrorFormat, read_body, validated
+from app.http.edge import ErrorFormat, read_json_object, validated
 from app.protocol.chat_protocol import speaks_protocol
 from app.protocol.dialects import ProtocolCall, dialect_of, unused_fields
 from app.settings import Settings
-
-
-class JsonObject(BaseModel):
-    """Any JSON object, kept whole, until its shape is known."""
-
-    model_config = ConfigDict(extra="allow")
 
 
 async def read_chat_body(
     request: Request, settings: Settings, errors: ErrorFormat, *, stream_route: bool = False
 ) -> ChatRequest | ProtocolCall:
     """The body as the shape it has; `errors` learns how this exchange's errors are written."""
-    data = dict((await read_body(request, JsonObject, settings)).model_extra or {})
+    # Read and checked once, then validated once, as the shape it has.
+    data = await read_json_object(request, settings)
     if not stream_route and not speaks_protocol(data):
         # The same limits, and the same strictness, as for any other body.
         return validated(ChatRequest, data, settings)

@@ -189,6 +189,12 @@ def validated(model: type[Body], data: dict[str, Any], settings: Settings) -> Bo
 
 
 async def read_body(request: Request, model: type[Body], settings: Settings) -> Body:
+    return validated(model, await read_json_object(request, settings), settings)
+
+
+async def read_json_object(request: Request, settings: Settings) -> dict[str, Any]:
+    """The body as a JSON object, checked as every body is (content type, size, encoding,
+    syntax, Unicode), before it is validated as the shape it has."""
     if media_type(request) != "application/json":
         raise ApiError(415, "Send the body as JSON, with the header Content-Type: application/json.")
     raw = await read_bytes(request, settings.max_body_bytes, settings.body_read_seconds)
@@ -201,7 +207,7 @@ async def read_body(request: Request, model: type[Body], settings: Settings) -> 
     check_unicode(data)
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object.")
-    return validated(model, data, settings)
+    return data
 
 
 async def api_endpoint(

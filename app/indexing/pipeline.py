@@ -33,6 +33,10 @@ T = TypeVar("T")
 # past what a recipe's title, description and ingredients usually need (the sample's longest
 # search text is 1,124 characters).
 MAX_EMBEDDED_CHARS = 8_000
+# A run that wrote this many recipes (a catalog load, not an edit) ends by settling an index
+# that can (the embedded index merges its keyword segments: SqliteSearchIndex.settle); what a
+# few edits leave, the index folds in as it goes.
+SETTLE_AFTER = 100
 
 Status = Literal["indexed", "unchanged", "valid", "deleted", "failed"]
 
@@ -160,6 +164,8 @@ class Indexer:
                 self.progress(len(batch))
 
             await asyncio.gather(*(run_batch(batch) for batch in batches))
+            if len(changed) >= SETTLE_AFTER and (settle := getattr(self.index, "settle", None)):
+                await settle()
             self.changed()
         return report.tally()
 

@@ -41,6 +41,13 @@ class CurrentMessage(ProtocolMessage):
     role: Literal["user", "assistant", "system"]  # type: ignore[assignment]
 
 
+def default_of(model: BaseModel) -> dict[str, Any]:
+    """A default built by a factory, written in the JSON schema as a plain default is. Models
+    as defaults are built by factories: pydantic deep-copies a model default at every
+    validation (the whole context, its overrides and filters, for each request without one)."""
+    return {"default": model.model_dump(mode="json")}
+
+
 class Overrides(BaseModel):
     """The request's `context.overrides`. Unknown overrides are ignored, since front ends send
     the settings of other back ends too (`use_gpt4v`, `vector_fields`...); a known one of the
@@ -57,7 +64,9 @@ class Overrides(BaseModel):
     semantic_captions: bool | None = None
     # The app's own: diet flags and a time limit. Unlike the overrides around them, a
     # misspelt filter is refused: ignoring "vegitarian" would quietly serve meat.
-    filters: RecipeFilters = NO_FILTERS
+    filters: RecipeFilters = Field(
+        default_factory=lambda: NO_FILTERS, json_schema_extra=default_of(NO_FILTERS)
+    )
 
     @field_validator("filters", mode="before")
     @classmethod
@@ -71,7 +80,7 @@ class RequestContext(Overrides):
     keys are the app's to define: those it does not use are named in the thoughts
     (dialects.unused_fields), never refused, since front ends send other back ends' settings."""
 
-    overrides: Overrides = Overrides()
+    overrides: Overrides = Field(default_factory=Overrides, json_schema_extra=default_of(Overrides()))
 
     @field_validator("overrides", mode="before")
     @classmethod
@@ -106,7 +115,9 @@ class ChatProtocolRequest(BaseModel):
 
     messages: list[ProtocolMessage]
     stream: bool = False
-    context: RequestContext = RequestContext()
+    context: RequestContext = Field(
+        default_factory=RequestContext, json_schema_extra=default_of(RequestContext())
+    )
     # Handed back untouched: it is the client's memory, not ours.
     session_state: Any = None
 

@@ -17,6 +17,7 @@ from app.settings import Settings
 
 if TYPE_CHECKING:
     import httpx
+    import httpx2
     from openai import AsyncOpenAI, AsyncStream, RequestOptions
 
 log = logging.getLogger(__name__)
@@ -26,13 +27,15 @@ log = logging.getLogger(__name__)
 ANSWER_FILTERED = "The answer was stopped by the content filter."
 
 
-def create_client(settings: Settings, http_client: httpx.AsyncClient | None = None) -> AsyncOpenAI:
+def create_client(
+    settings: Settings, http_client: httpx.AsyncClient | httpx2.AsyncClient | None = None
+) -> AsyncOpenAI:
     import openai
 
     common: dict[str, Any] = {
         "timeout": settings.llm_timeout_seconds,
         "max_retries": settings.llm_max_retries,
-        "http_client": http_client,
+        "http_client": http_client or aiohttp_client(),
     }
     if settings.uses_azure_openai:
         if settings.azure_openai_api_key:
@@ -53,6 +56,14 @@ def create_client(settings: Settings, http_client: httpx.AsyncClient | None = No
         )
     key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else "none"
     return openai.AsyncOpenAI(base_url=settings.openai_base_url, api_key=key, **common)
+
+
+def aiohttp_client() -> httpx2.AsyncClient:
+    """The SDK's own aiohttp transport (`openai.DefaultAioHttpClient`), whose failures are told
+    apart as httpx2's are (app/providers/aiohttp_transport.py)."""
+    from app.providers.aiohttp_transport import AiohttpClient
+
+    return AiohttpClient()
 
 
 def upstream_error(error: Exception, service: str) -> UpstreamError:
