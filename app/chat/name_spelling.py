@@ -48,6 +48,12 @@ def key(word: str) -> str:
     return DOUBLED.sub(lambda doubled: doubled[1], word)
 
 
+@lru_cache(maxsize=WORDS_KEPT)
+def keys_of(lines: tuple[str, ...]) -> frozenset[str]:
+    """The word keys of some lines (a recipe's ingredients), read once for each recipe."""
+    return frozenset(key(w) for line in lines for w in words(line))
+
+
 def one_slip(a: str, b: str) -> bool:
     """Whether `a` becomes `b` by one letter added, dropped or changed."""
     if abs(len(a) - len(b)) > 1:

@@ -123,6 +123,8 @@ class RecipeNames:
         self._lengths_from = {k: sorted(n, reverse=True) for k, n in starts.items()}
         self._listed = ListedDishes(titles)
         self._turns: dict[str | tuple[str, bytes], dict[str, int]] = {}
+        self._anywhere: dict[str, tuple[tuple[int, str], ...]] = {}
+        self._read: dict[tuple[str, bool], tuple[Mention, ...]] = {}
         self._context: str | None = None
         self._context_digest = b""
         self._vocabulary = {k for alias in self._aliases for k in alias}
@@ -170,7 +172,15 @@ class RecipeNames:
         is the one whose other words `context` holds ("chicken"), if only one does. A user's
         question is read strictly: "the chocolate sweet" names no "Banana Muffins with
         Chocolate"."""
-        return self._mentions(text, _Context(context), loose=loose)
+        if context:
+            return self._mentions(text, _Context(context), loose=loose)
+        # Without a context the reading is the text's alone: each earlier user turn is read
+        # again at every follow-up, and a question by the resolver, the guard and the search.
+        if (kept := self._read.get((text, loose))) is None:
+            if len(self._read) >= TURNS_KEPT:
+                self._read.clear()
+            kept = self._read[(text, loose)] = tuple(self._mentions(text, _Context(""), loose=loose))
+        return list(kept)
 
     def _mentions(self, text: str, around: _Context, *, loose: bool) -> list[Mention]:
         tokens = list(re.finditer(r"[^\W_]+", text))
@@ -313,11 +323,19 @@ class RecipeNames:
         self._turns[settled_by if around.used else text] = places
         return dict(places)
 
-    def anywhere(self, text: str) -> list[tuple[int, str]]:
+    def anywhere(self, text: str) -> tuple[tuple[int, str], ...]:
         """Every place (a character offset) where a title's words stand in `text`, however
         written: "you could go for stoofvlees", "an old-fashioned rice pudding". Wider than
         `in_conversation`, for the caller to settle with what it knows of the recipes (a
         one-word title counts only spelt exactly and when no other title shares it)."""
+        if (kept := self._anywhere.get(text)) is not None:
+            return kept
+        if len(self._anywhere) >= TURNS_KEPT:
+            self._anywhere.clear()
+        self._anywhere[text] = found = tuple(self._anywhere_in(text))
+        return found
+
+    def _anywhere_in(self, text: str) -> list[tuple[int, str]]:
         if BOLD.search(text):
             return []  # a turn that writes its dishes in bold names them there
         asides = [m.span() for m in ASIDE.finditer(text)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from app.chat.name_spelling import key, words
+from app.chat.name_spelling import key, keys_of, words
 from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
 from app.recipes import Recipe
 
@@ -28,7 +28,7 @@ def matches(description: str, recipe: Recipe) -> int:
         return 2 if recipe.vegetarian else 0
     if set(said.split()) & MEATY or said in ("non vegetarian", "not vegetarian"):
         return 2 if not recipe.vegetarian else 0
-    ingredients = {key(w) for line in recipe.ingredients for w in words(line)}
+    ingredients = keys_of(tuple(recipe.ingredients))
     # "pork" is also the bacon, ham or guanciale of an ingredient list.
     return 1 if all(w in ingredients or FAMILIES.get(w, set()) & ingredients for w in wanted) else 0
 

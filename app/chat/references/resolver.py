@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.chat.listed_dishes import FILLER
-from app.chat.name_spelling import key, words
+from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
@@ -159,7 +159,7 @@ class Resolver:
         for turn, ids in zip(history, found, strict=True):
             ids = dict(ids)
             for i in ids:
-                used |= {key(w) for line in self.recipes[i].ingredients for w in words(line)}
+                used |= keys_of(tuple(self.recipes[i].ingredients))
             if turn.role == "assistant":
                 taken = used | {k for i in ids for k in self._title(i)}
                 for at, i in self.names.anywhere(turn.content):
@@ -183,7 +183,7 @@ class Resolver:
         places = dict(found)
         # "flour, egg, water" about the Okonomiyaki names no "Egg Roll in a Bowl": a word the
         # named recipes' ingredients use is theirs.
-        used = {key(w) for i in found for line in self.recipes[i].ingredients for w in words(line)}
+        used = set().union(*(keys_of(tuple(self.recipes[i].ingredients)) for i in found))
         said = {key(w) for w in words(text)}
         for i in self.names.among(text, self._named, found):
             if {key(w) for w in words(self.recipes[i].title) if len(w) > 2} & said - used:
