@@ -736,3 +736,19 @@ def test_that_last_one_is_an_ordinal():
     resolved = resolve("that last one u said, how long does it keep?", *VEGETARIAN)
 
     assert resolved.question.startswith("The Spanish Tortilla u said")
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("could i use turkey instead?", "Could i use turkey instead in the Cheddar-Crusted Chicken?"),
+        (
+            "can i swap the mayonnaise for yogurt?",
+            "Can i swap the mayonnaise for yogurt in the Cheddar-Crusted Chicken?",
+        ),
+    ],
+)
+def test_a_swap_of_ingredients_is_about_the_recipe_in_focus(message, question):
+    turns = ("something quick with chicken", "The Cheddar-Crusted Chicken is quick, 30 minutes.")
+
+    assert resolve(message, *turns).question == question

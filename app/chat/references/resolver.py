@@ -55,6 +55,7 @@ from app.chat.references.vocabulary import (
     SET_LEAD,
     SET_WORDS,
     SLOW,
+    SWAP,
     SWITCH,
 )
 from app.http.bodies import Message
@@ -138,6 +139,8 @@ class Resolver:
         for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
+        if (swapped := self._swap(message, own)) is not None:
+            return swapped
         if own and points_only(message, named := Resolution(message, own, rule="name"), self.names):
             return named  # "and the Shakshouka?": a recipe by its name, nothing to carry
         if (carried := carry_over(message, history, self.names)) is not None:
@@ -148,6 +151,18 @@ class Resolver:
             question = finish(f"{the([self._focus.title])} {message.strip()}", message)
             return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
+
+    def _swap(self, message: str, own: list[str]) -> Resolution | None:
+        """ "could I use turkey instead?" or "ham instead of the pork chops?" after a turn about
+        one recipe asks about that recipe: what the message names is its ingredient."""
+        focus = self._focus
+        if focus is None or not SWAP.search(message) or focus.id in own:
+            return None
+        ingredients = keys_of(tuple(focus.ingredients))
+        if any(i not in self.recipes or not self._title(i) <= ingredients for i in own):
+            return None  # another recipe, by its name: not a swap within this one
+        question = finish(f"{message.strip().rstrip('?!. ')} in {the([focus.title])}", message)
+        return Resolution(question, [focus.id], rule="focus")
 
     def in_passing(self, history: Sequence[Message], found: list[dict[str, int]]) -> list[dict[str, int]]:
         """Add the dishes an answer names in passing, written loosely ("you could go for

@@ -56,6 +56,11 @@ FOCUS = re.compile(
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
     re.I,
 )
+# A question of swapping an ingredient: "could I use turkey instead?", "sub the cream?".
+SWAP = re.compile(
+    r"\b(?:use|using|swap|substitute|sub|replace|put)\b.*\binstead\b|\b(?:swap|substitute|sub)\b.*\b(?:for|with)\b",
+    re.I,
+)
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
 ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
 # Words of a clause: "in that case, which is quicker?" is no fragment.
