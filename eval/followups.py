@@ -53,11 +53,14 @@ SETS = {
     # Written by someone who saw no code, after the resolver's fourth round; measured once at
     # 19bc286, then studied in the fifth round.
     "held out, round 3": HERE / "followups_holdout_3.jsonl",
-    # Written by someone who saw no code, after the resolver's fifth round; measured once.
+    # Written by someone who saw no code, before the resolver's fifth round; measured once at
+    # 4b4b1ca, then studied.
     "held out, round 4": HERE / "followups_holdout_4.jsonl",
+    # Written by someone who saw no code, during the fifth round; measured once at its end.
+    "held out, round 5": HERE / "followups_holdout_5.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 4"})
+MEASURED_ONCE = frozenset({"held out, round 5"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
