@@ -752,3 +752,22 @@ def test_a_swap_of_ingredients_is_about_the_recipe_in_focus(message, question):
     turns = ("something quick with chicken", "The Cheddar-Crusted Chicken is quick, 30 minutes.")
 
     assert resolve(message, *turns).question == question
+
+
+def test_a_question_about_an_offered_recipe_sets_no_diet_for_a_new_request():
+    turns = (
+        "heatwave. cold soup?",
+        "The Lithuanian Cold Borscht or the Okroshka.",
+        "is the pink one vegetarian?",
+        "Yes.",
+    )
+
+    resolved = resolve("cool ty. also i need a cake for my daughter's bday, something simple", *turns)
+
+    assert "vegetarian" not in resolved.question
+
+
+def test_unrelated_changes_the_topic():
+    message = "thanks will do the shakshouka. unrelated but whats the best hangover breakfast"
+
+    assert resolve(message, *VEGETARIAN).question == message

@@ -119,13 +119,19 @@ def one_dish(message: str) -> bool:
     return match is not None and any(w not in kinds for w in match["what"].lower().split())
 
 
+# A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
+# one vegetarian?", "does that one need an oven?".
+ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
+
+
 def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     """What the user asked for since the last change of topic ("actually, forget that"), not
     what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
     recipe and sets no diet for what follows."""
     users = [m.content for m in history if m.role == "user"]
     since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
-    return constraints([text for text in users[since:] if not FOCUS.search(text) and not names.named(text)])
+    asked = [text for text in users[since:] if not ASKS_ABOUT.search(text) and not names.named(text)]
+    return constraints(asked)
 
 
 def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:

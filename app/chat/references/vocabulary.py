@@ -11,7 +11,7 @@ SWITCH = re.compile(
     # "Actually, …" opens a change of topic; "does it actually take an hour" changes nothing.
     r"(?:^|[.!?,;:]\s*|\b(?:oh|hmm+|no|ok(?:ay)?|wait|um+|so)\W+)actually\b"
     r"|(?<!n't )(?<!dont )\b(forget|never ?mind|something different|change of plans?|new question"
-    r"|(?:different|unrelated|another) (?:q|question|thing|topic)|on another note)\b"
+    r"|(?:different|unrelated|another) (?:q|question|thing|topic)|unrelated|on another note)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
@@ -50,7 +50,7 @@ FOCUS = re.compile(
     r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
-    r"|(?<=\bin )|(?<=\bof )|(?<=\bto ))"
+    r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon ))"
     r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:case|way|sense|point|time)\b)"
     r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
