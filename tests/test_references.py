@@ -185,6 +185,9 @@ LENTILS = (
         "everything except the 2nd one — which is least spicy?",  # by its place in the list
         "not a fan of carrot so skip that one – which of the others is least spicy?",  # by what it holds
         "without the soup one… which of the rest is least spicy?",
+        "not the soup its like 32 degrees here lol. of the others which is least spicy?",  # a remark after
+        "not the soup one (husband hates soup). which of the others is least spicy?",
+        "made the soup last week, it was a disaster. of the rest which is least spicy?",
     ],
 )
 def test_a_recipe_set_aside_as_people_say_it_is_left_out(message):

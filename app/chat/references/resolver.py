@@ -243,22 +243,9 @@ class Resolver:
                 disliked = what
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
                 continue
-            named = self.names.named(f"the {what}")
-            ordinal = ORDINAL.fullmatch(what) or ORDINAL.fullmatch(f"the {what} one")
-            if dislike:
-                # "I don't eat pork" leaves out every recipe with any pork in it.
-                left_out = [r for r in offered if matches(what, r)]
-            elif ordinal:
-                # "everything except the 2nd one".
-                left_out = [r for r in offered if r in self._picked(ordinal, offered)]
-            else:
-                # By its name, by a word of its own among the set ("the pancakes"), by its data.
-                among = self.names.among(what, [r.id for r in offered])
-                left_out = (
-                    [r for r in offered if r.id in named]
-                    or [r for r in offered if r.id in among]
-                    or described(what, offered, self._said)
-                )
+            left_out = self._left_out(what, offered, dislike) or self._left_out(
+                what.split()[0], offered, dislike
+            )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
                 # The clause goes, with the words said after it ("pls", "last night").
@@ -295,6 +282,22 @@ class Resolver:
             replaced = message[:start] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None
+
+    def _left_out(self, what: str, offered: list[Recipe], dislike: bool) -> list[Recipe]:
+        """The recipes of the set that `what` sets aside."""
+        if dislike:
+            # "I don't eat pork" leaves out every recipe with any pork in it.
+            return [r for r in offered if matches(what, r)]
+        if ordinal := ORDINAL.fullmatch(what) or ORDINAL.fullmatch(f"the {what} one"):
+            return self._picked(ordinal, offered)  # "everything except the 2nd one"
+        # By its name, by a word of its own among the set ("the pancakes"), by its data.
+        named = self.names.named(f"the {what}")
+        among = self.names.among(what, [r.id for r in offered])
+        return (
+            [r for r in offered if r.id in named]
+            or [r for r in offered if r.id in among]
+            or described(what, offered, self._said)
+        )
 
     @staticmethod
     def _picked(match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:

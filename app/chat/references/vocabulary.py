@@ -79,13 +79,16 @@ SET_LEAD = re.compile(
     re.I,
 )
 EXCLUDED = re.compile(
-    r"(?:^|[\s,;.])(?P<clause>(?:not|apart from|except(?: for)?|other than|besides|but not|skip"
-    r"|anything but|everything but|leave out|leaving out|without|(?:already |just )?had"
-    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|(?:i'm |im )?not a fan of|no)\s+(?:the\s+)?"
+    r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not|apart from|except(?: for)?|other than"
+    r"|besides|but not|skip"
+    r"|anything but|everything but|leave out|leaving out|without|(?:already |just )?(?:had|did|made|cooked)"
+    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?(?!an?\b)"
     r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please"
     r"|thanks|last|yesterday|already|haha|lol)\b)[\w'-]+)?)"
     r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately))*"
-    r"\s*(?=[;,.!?…—–]|\s-\s|$|\s+(?:so|which|what|how|is|are|do|does|can|could|would|should|haha|lol)\b)",
+    # What follows may be anything ("not the soup its like 32 degrees"): the resolver tries
+    # the first word alone when two name nothing.
+    r"\s*(?=[;,.!?…—–(]|\s-\s|$|\s+\w)",
     re.I,
 )
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
