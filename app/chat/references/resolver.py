@@ -14,9 +14,14 @@ assistant's last answer and the catalog knows them. The rules read, in this orde
   from title words, tags, cuisine, diet flags and times in the catalog's data;
 - the single recipe in focus ("it", "that one", "this");
 - the set last offered ("those", "them", "which one", "either", "the others");
-- otherwise, an elliptical follow-up ("What about ones with mushrooms?", "And a dessert?")
-  inherits the diets, time limit, exclusions, cuisine and kind of dish that the user asked
-  for earlier.
+- a swap of ingredients ("could I use turkey instead?"): the recipe in focus;
+- otherwise, a follow-up that asks for recipes ("What about ones with mushrooms?", "And a
+  dessert?", "we're more in the mood for fish") inherits the diets, time limit, exclusions,
+  cuisine and kind of dish that the user asked for earlier; a fragment ("for 2 people?") is
+  about the recipe in focus.
+
+The recipes a conversation offers are those its turns name, as the catalog spells them or in
+passing (`offered.py`).
 
 Each rule acts only on what it can ground: a conversation whose recipes are not in the
 catalog leaves the message as it is."""
@@ -27,11 +32,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.chat.listed_dishes import FILLER
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
+from app.chat.references.offered import in_passing, said_of, title_keys
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
@@ -92,7 +97,7 @@ class Resolver:
             }
             for turn in history
         ]
-        found = self.in_passing(history, found)
+        found = in_passing(self.names, self.recipes, history, found)
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
         turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
@@ -101,7 +106,7 @@ class Resolver:
         at = next((n for n in range(len(turns) - 1, -1, -1) if len(turns[n]) > 1), None)
         listed = turns[at] if at is not None else latest
         offered = [self.recipes[i] for i in listed]
-        self._said = self.said_of(history[at].content, listed) if at is not None else {}
+        self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
         self._focus = self.focus(turns, history)
         resolution = self._resolve(message, history, offered, own)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
@@ -159,38 +164,10 @@ class Resolver:
         if focus is None or not SWAP.search(message) or focus.id in own:
             return None
         ingredients = keys_of(tuple(focus.ingredients))
-        if any(i not in self.recipes or not self._title(i) <= ingredients for i in own):
+        if any(i not in self.recipes or not title_keys(self.recipes[i]) <= ingredients for i in own):
             return None  # another recipe, by its name: not a swap within this one
         question = finish(f"{message.strip().rstrip('?!. ')} in {the([focus.title])}", message)
         return Resolution(question, [focus.id], rule="focus")
-
-    def in_passing(self, history: Sequence[Message], found: list[dict[str, int]]) -> list[dict[str, int]]:
-        """Add the dishes an answer names in passing, written loosely ("you could go for
-        stoofvlees", "an old-fashioned rice pudding"), unless their words are ingredients of
-        the recipes the conversation named ("a shakshuka with eggs in a tomato and pepper
-        sauce" offers no Pepper Sauce) or of a title found beside them."""
-        used: set[str] = set()
-        widened = []
-        for turn, ids in zip(history, found, strict=True):
-            ids = dict(ids)
-            for i in ids:
-                used |= keys_of(tuple(self.recipes[i].ingredients))
-            if turn.role == "assistant":
-                taken = used | {k for i in ids for k in self._title(i)}
-                for at, i in self.names.anywhere(turn.content):
-                    if i not in ids and i in self.recipes and not self._title(i) <= taken:
-                        ids[i] = at
-            widened.append(ids)
-        return widened
-
-    def _title(self, recipe_id: str) -> set[str]:
-        return {key(w) for w in words(self.recipes[recipe_id].title)} - FILLER
-
-    def said_of(self, text: str, ids: Sequence[str]) -> dict[str, str]:
-        """What a turn that lists recipes says of each: its words up to the next one's."""
-        starts = sorted((self.names.position(text, i), i) for i in ids)
-        ends = [start for start, _ in starts[1:]] + [len(text)]
-        return {i: text[start:end] for (start, i), end in zip(starts, ends, strict=True)}
 
     def named_in(self, text: str, found: dict[str, int]) -> list[str]:
         """The conversation's recipes that `text` names: `found` (with where), as the catalog
@@ -265,20 +242,15 @@ class Resolver:
         if len(offered) < 2:
             return None
         for match in ORDINAL.finditer(message):
-            said_before = message[: match.start()].lower().rstrip()
-            pointed = match.group(0).lower().startswith("the") or said_before.endswith(("that", "this"))
-            bare = not match["number"] and not pointed
-            if bare and not match["count"]:
+            # "that last one" goes whole: "the Pickled Red Onions".
+            pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
+            pointed = match.group(0).lower().startswith("the") or pointer is not None
+            if not match["number"] and not pointed and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
             if not (picked := self._picked(match, offered)):
                 continue
-            # "that last one" goes whole: "the Pickled Red Onions".
-            start = (
-                len(said_before) - 4
-                if pointed and not match.group(0).lower().startswith("the")
-                else match.start()
-            )
+            start = pointer.start() if pointer else match.start()
             replaced = message[:start] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None

@@ -1,0 +1,46 @@
+"""The recipes a conversation offers, read in what its turns say of them: the dishes an
+answer names in passing, and what it says of each dish it lists."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from app.chat.listed_dishes import FILLER
+from app.chat.name_spelling import key, keys_of, words
+from app.chat.recipe_names import RecipeNames
+from app.http.bodies import Message
+from app.recipes import Recipe
+
+
+def in_passing(
+    names: RecipeNames, recipes: Mapping[str, Recipe], history: Sequence[Message], found: list[dict[str, int]]
+) -> list[dict[str, int]]:
+    """Add the dishes an answer names in passing, written loosely ("you could go for
+    stoofvlees", "an old-fashioned rice pudding"), unless their words are ingredients of
+    the recipes the conversation named ("a shakshuka with eggs in a tomato and pepper
+    sauce" offers no Pepper Sauce) or of a title found beside them."""
+    used: set[str] = set()
+    widened = []
+    for turn, ids in zip(history, found, strict=True):
+        ids = dict(ids)
+        for i in ids:
+            used |= keys_of(tuple(recipes[i].ingredients))
+        if turn.role == "assistant":
+            taken = used | {k for i in ids for k in title_keys(recipes[i])}
+            for at, i in names.anywhere(turn.content):
+                if i not in ids and i in recipes and not title_keys(recipes[i]) <= taken:
+                    ids[i] = at
+        widened.append(ids)
+    return widened
+
+
+def title_keys(recipe: Recipe) -> set[str]:
+    """A title's word keys, without "and", "with" and the like."""
+    return {key(w) for w in words(recipe.title)} - FILLER
+
+
+def said_of(names: RecipeNames, text: str, ids: Sequence[str]) -> dict[str, str]:
+    """What a turn that lists recipes says of each: its words up to the next one's."""
+    starts = sorted((names.position(text, i), i) for i in ids)
+    ends = [start for start, _ in starts[1:]] + [len(text)]
+    return {i: text[start:end] for (start, i), end in zip(starts, ends, strict=True)}
