@@ -12,15 +12,19 @@ from app.chat.references.phrasing import finish, lower_first, the
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
     ADDITIVE,
+    ASKS_ABOUT,
     CUISINES,
     DIET_WORDS,
     DISHES,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
     FOCUS,
+    FOOD_POINTER,
     FULL_QUESTION,
     HEAD,
     MAINS,
+    MEAL_BEFORE,
+    MEATS,
     MORE,
     ORDINAL,
     REQUEST,
@@ -28,6 +32,7 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SETTLING,
     SHORTHAND,
+    SWEET,
     SWITCH,
     WANTING,
 )
@@ -79,28 +84,6 @@ def constraints(texts: Sequence[str]) -> Constraints:
     return found
 
 
-# The meal a request is for, said before its head ("breakfast ideas").
-MEALS = (
-    "breakfast",
-    "brunch",
-    "lunch",
-    "dinner",
-    "supper",
-    "dessert",
-    "snack",
-    "party",
-    "picnic",
-    "weeknight",
-)
-SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
-# Meats and fish: a request for one is no vegetarian request.
-MEATS = MAINS - {"tofu"}
-# "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
-FOOD_POINTER = re.compile(
-    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|of|for)\s+(?:those|them|these)\b", re.I
-)
-
-
 def food_pointer(message: str, names: RecipeNames) -> bool:
     """Whether "those" or "them" points at a food the message itself names."""
     return any(names.knows(m["food"]) for m in FOOD_POINTER.finditer(message))
@@ -117,11 +100,6 @@ def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
     kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
     return match is not None and any(w not in kinds for w in match["what"].lower().split())
-
-
-# A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
-# one vegetarian?", "does that one need an oven?".
-ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
 
 
 def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
@@ -208,7 +186,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         elif head_match.group().lower() in ("something", "anything") and quality:
             adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
         start = head_match.start()
-        if meal := re.search(rf"\b(?:{'|'.join(MEALS)})\s+$", body[:start], re.I):
+        if meal := MEAL_BEFORE.search(body[:start]):
             # "breakfast ideas": "vegan breakfast recipes".
             noun, start = f"{meal.group().strip()} {noun}", meal.start()
         head = " ".join(filter(None, [adjectives, noun]))

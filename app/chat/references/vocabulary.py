@@ -259,3 +259,19 @@ SAVOURY = frozenset(
         *("risotto", "noodles", "sandwich", "sandwiches", "casserole", "stir-fry", "pizza"),
     ]
 )
+
+# The meal a request is for, said just before its head ("breakfast ideas").
+MEAL_BEFORE = re.compile(
+    r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight)\s+$", re.I
+)
+SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
+# Meats and fish: a request for one is no vegetarian request.
+MEATS = MAINS - {"tofu"}
+# "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
+FOOD_POINTER = re.compile(
+    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|of|for)\s+(?:those|them|these)\b", re.I
+)
+
+# A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
+# one vegetarian?", "does that one need an oven?".
+ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
