@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.chat.listed_dishes import ASIDE, BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import (
@@ -44,6 +45,8 @@ COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
 BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 
 TURNS_KEPT = 4096
+K = TypeVar("K")
+V = TypeVar("V")
 # An amount just before a word: "2 whole ", "1/2 cup ".
 AMOUNT_BEFORE = re.compile(r"\d[\d/.,]*\s*(?:[a-z]+\s+){0,2}$", re.I)
 POINTERS = frozenset({key("one"), key("ones"), key("other"), key("others")})
@@ -176,11 +179,10 @@ class RecipeNames:
             return self._mentions(text, _Context(context), loose=loose)
         # Without a context the reading is the text's alone: each earlier user turn is read
         # again at every follow-up, and a question by the resolver, the guard and the search.
-        if (kept := self._read.get((text, loose))) is None:
-            if len(self._read) >= TURNS_KEPT:
-                self._read.clear()
-            kept = self._read[(text, loose)] = tuple(self._mentions(text, _Context(""), loose=loose))
-        return list(kept)
+        read = remembered(
+            self._read, (text, loose), lambda: tuple(self._mentions(text, _Context(""), loose=loose))
+        )
+        return list(read)
 
     def _mentions(self, text: str, around: _Context, *, loose: bool) -> list[Mention]:
         tokens = list(re.finditer(r"[^\W_]+", text))
@@ -328,12 +330,7 @@ class RecipeNames:
         written: "you could go for stoofvlees", "an old-fashioned rice pudding". Wider than
         `in_conversation`, for the caller to settle with what it knows of the recipes (a
         one-word title counts only spelt exactly and when no other title shares it)."""
-        if (kept := self._anywhere.get(text)) is not None:
-            return kept
-        if len(self._anywhere) >= TURNS_KEPT:
-            self._anywhere.clear()
-        self._anywhere[text] = found = tuple(self._anywhere_in(text))
-        return found
+        return remembered(self._anywhere, text, lambda: tuple(self._anywhere_in(text)))
 
     def _anywhere_in(self, text: str) -> list[tuple[int, str]]:
         if BOLD.search(text):
@@ -400,6 +397,16 @@ class RecipeNames:
             if any(set(alias) <= said for alias in aliases(self.titles[i])) or own & said:
                 named.append(i)
         return named
+
+
+def remembered(kept: dict[K, V], key: K, read: Callable[[], V]) -> V:
+    """`read()`, remembered under `key` in `kept`, which is emptied when full: texts come
+    from clients, so what is kept is bounded."""
+    if (value := kept.get(key)) is None:
+        if len(kept) >= TURNS_KEPT:
+            kept.clear()
+        value = kept[key] = read()
+    return value
 
 
 def _combinations(keys: Sequence[set[str]]) -> Iterable[tuple[str, ...]]:
