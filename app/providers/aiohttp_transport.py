@@ -16,7 +16,7 @@ transport raises them; tests/test_openai_transport.py checks each against a real
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NoReturn
 
 import aiohttp
 import httpx2
@@ -41,6 +41,14 @@ def transport_error(error: Exception, request: httpx2.Request) -> Exception:
     return error
 
 
+def raise_as_transport(error: Exception, request: httpx2.Request) -> NoReturn:
+    """Raise `transport_error`'s error for `error`: `error` itself where it is already right."""
+    raised = transport_error(error, request)
+    if raised is error:
+        raise error
+    raise raised from error.__cause__ or error
+
+
 class TransportFailures(httpx2.AsyncBaseTransport):
     """A transport whose failures, in sending and in reading the body, are `transport_error`'s."""
 
@@ -51,10 +59,7 @@ class TransportFailures(httpx2.AsyncBaseTransport):
         try:
             response = await self._inner.handle_async_request(request)
         except Exception as error:
-            raised = transport_error(error, request)
-            if raised is error:
-                raise
-            raise raised from error.__cause__ or error
+            raise_as_transport(error, request)
         assert isinstance(response.stream, httpx2.AsyncByteStream)
         response.stream = Body(response.stream, request)
         return response
@@ -75,10 +80,7 @@ class Body(httpx2.AsyncByteStream):
             async for chunk in self._inner:
                 yield chunk
         except Exception as error:
-            raised = transport_error(error, self._request)
-            if raised is error:
-                raise
-            raise raised from error.__cause__ or error
+            raise_as_transport(error, self._request)
 
     async def aclose(self) -> None:
         await self._inner.aclose()
