@@ -43,9 +43,9 @@ class Catalog:
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()
         context = " ".join(turn.content for turn in history)
-        ids = list(dict.fromkeys(i for turn in history for i in names.in_conversation(turn.content, context)))
+        named = [i for turn in history for i in names.in_conversation(turn.content, context)]
         # Dishes an answer names in passing, for the resolver to settle against these recipes.
-        ids += [i for turn in history if turn.role == "assistant" for _, i in names.anywhere(turn.content)]
-        ids = list(dict.fromkeys(ids))
+        passing = [i for turn in history if turn.role == "assistant" for _, i in names.anywhere(turn.content)]
+        ids = list(dict.fromkeys([*named, *passing]))
         recipes = {r.id: r for r in await self.store.get_many(ids)} if ids else {}
         return Resolver(names, recipes).resolve(message, history)
