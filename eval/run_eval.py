@@ -156,7 +156,7 @@ async def answer_checks(cases: list[dict], retriever: Retriever, settings: Setti
     recipes' data (the embedded default) on every case, and the embedded model on a sample."""
     llm = chat_model(settings)
     catalog = list(read_catalog(settings.local_catalog_path))
-    named: Named = RecipeNames({r.id: r.title for r in catalog}).in_prose
+    named: Named = RecipeNames.of(catalog).in_prose
     writers = [("data", cases)]
     if sample:
         writers.append(("model", cases[:: max(1, len(cases) // sample)][:sample]))

@@ -75,7 +75,7 @@ def retriever(settings: Settings, embedder: WordLlamaEmbedder) -> Retriever:
 @pytest.fixture(scope="session")
 def named(settings: Settings) -> Named:
     """Which catalog recipes an answer names, as the app reads them from the shipped catalog."""
-    return RecipeNames({r.id: r.title for r in read_catalog(settings.local_catalog_path)}).in_prose
+    return RecipeNames.of(read_catalog(settings.local_catalog_path)).in_prose
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ RISOTTO = recipe(
 )
 TART = recipe("onion-tart", "Onion Tart", total_minutes=60, servings="6", vegetarian=True)
 CATALOG = [SOUP, RISOTTO, TART, recipe("rice", "Rice")]
-NAMED = RecipeNames({r.id: r.title for r in CATALOG}).in_prose
+NAMED = RecipeNames.of(CATALOG).in_prose
 
 
 def guarded(text: str, recipes=(SOUP, RISOTTO), *, cut: bool = False):

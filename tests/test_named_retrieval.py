@@ -61,6 +61,12 @@ def test_a_question_about_a_named_recipe_keeps_it_though_it_fails_the_diet_asked
     assert retrieved(client, "Is the Shakshouka vegan?") == ["shakshouka"]
 
 
+def test_a_swap_of_ingredients_keeps_to_the_recipe_named(client):
+    # The lard is what would change, not the dish: "instead of" names no other dish here.
+    question = "Is the Torta Frita Criolla vegan if I use oil instead of lard?"
+    assert retrieved(client, question) == ["torta-frita-criolla"]
+
+
 def test_a_recipe_named_as_a_likeness_is_not_kept_to(client):
     # "like shepherd's pie but made with beef" wants something else.
     assert len(retrieved(client, "like shepherd's pie but made with beef")) == 3

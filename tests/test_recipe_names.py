@@ -53,9 +53,35 @@ def test_words_of_a_sentence_are_not_titles(text):
     assert NAMES.named(text) == []
 
 
-def test_in_a_chat_turn_a_title_may_go_by_the_word_it_ends_with():
-    assert list(NAMES.in_conversation("How long does the goulash take?")) == ["beef-goulash"]
-    assert NAMES.named("How long does the goulash take?") == []  # a question is read strictly
+NICKNAMED = RecipeNames(
+    {
+        "beef-goulash": "Beef Goulash",
+        "beef-wellington": "Beef Wellington",
+        "puff-pastry": "Puff Pastry",
+        "vareniki": "Ukrainian Vareniki",
+        "borscht": "Ukrainian Borscht",
+        "gluehwein": "Glühwein - mulled wine",
+    },
+    cooking={
+        "beef-wellington": ["500 g puff pastry", "Wrap the fillet in the pastry."],
+        "apple-pie": ["1 sheet of shortcrust pastry"],
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("How long does the goulash take?", ["beef-goulash"]),
+        ("did the wellington last year, so not that", ["beef-wellington"]),
+        ("**Vareniki** — potato and mushroom dumplings", ["vareniki"]),
+        ("• Glühwein – red wine with cassis, orange and cloves", ["gluehwein"]),
+        # Other recipes cook with pastry: "the pastry" is food, not the Puff Pastry recipe.
+        ("how do I stop the pastry going soggy?", []),
+    ],
+)
+def test_a_title_goes_by_a_word_of_its_own_but_not_by_an_everyday_one(text, ids):
+    assert list(NICKNAMED.in_conversation(text)) == ids
 
 
 def test_a_food_word_written_as_a_name_is_the_recipe():
@@ -65,11 +91,15 @@ def test_a_food_word_written_as_a_name_is_the_recipe():
 async def test_the_names_are_read_once_and_again_after_the_catalog_changes():
     reads = []
 
-    async def read_titles() -> dict[str, str]:
-        reads.append(1)
-        return TITLES
+    class Store:
+        async def titles(self) -> dict[str, str]:
+            reads.append(1)
+            return TITLES
 
-    names = CatalogNames(read_titles)
+        async def ingredients_and_steps(self) -> dict[str, list[str]]:
+            return {}
+
+    names = CatalogNames(Store())  # type: ignore[arg-type]
     await names.get()
     await names.get()
     names.forget()

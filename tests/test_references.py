@@ -27,7 +27,7 @@ def catalog() -> dict[str, Recipe]:
 
 @cache
 def names() -> RecipeNames:
-    return RecipeNames({i: r.title for i, r in catalog().items()})
+    return RecipeNames.of(catalog().values())
 
 
 def resolve(message: str, *turns: str) -> Resolution:
@@ -445,6 +445,43 @@ def test_one_in_a_pointer_names_no_recipe_with_one_in_its_title():
 )
 def test_a_numbered_pick_is_an_ordinal(message, picked):
     assert resolve(message, *VEGETARIAN).recipe_ids == [picked]
+
+
+def test_a_number_is_the_item_so_numbered_even_after_an_item_the_catalog_lacks():
+    turns = (
+        "flatbreads i can do in a pan tonight?",
+        "1) Turmeric Flatbread – flour, turmeric and olive oil\n2) Naan – yeasted, needs a rest\n"
+        "3) Venezuelan Arepa – corn flour discs, 15 min",
+    )
+
+    assert resolve("is number 3 gluten free?", *turns).recipe_ids == ["venezuelan-arepa"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "message", "question"),
+    [
+        (
+            "our oven died. dinner ideas that only need the hob?",
+            "got any fish ones",
+            "Any fish recipes, without an oven?",
+        ),
+        (
+            "what can i throw in the slow cooker before work?",
+            "and beef?",
+            "What about recipes with beef, in a slow cooker?",
+        ),
+    ],
+)
+def test_the_kitchen_asked_for_is_carried(asked, message, question):
+    assert (
+        resolve(message, asked, "The Chorizo and Chickpea Soup or the Egyptian Lentils.").question == question
+    )
+
+
+def test_set_and_forget_is_no_change_of_topic():
+    resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
+
+    assert resolved.rule == "set"
 
 
 def test_a_dish_the_user_named_lower_case_is_in_focus():

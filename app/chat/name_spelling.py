@@ -13,6 +13,10 @@ from functools import lru_cache
 VARIANTS = (("ph", "f"), ("v", "f"), ("k", "c"), ("z", "s"), ("y", "i"), ("ou", "u"), ("ae", "a"))
 # One slip (a letter missing, extra or swapped for another) is allowed in a word this long.
 FUZZY_LENGTH = 6
+# A title's word this long may be its name alone ("Goulash", but not "Pie" of "Cottage Pie").
+NICKNAME_LENGTH = 5
+# A word that this many other recipes cook with is food, not a name.
+EVERYDAY_IN = 2
 WORD = re.compile(r"[a-z0-9]+")
 DOUBLED = re.compile(r"(.)\1+")
 # Every turn of a conversation is read for names again at each request, and its answer by the
@@ -102,10 +106,7 @@ def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:
     for recipe_id, title in sorted(titles.items()):
         for alias in aliases(title):
             index.setdefault(tuple(alias), recipe_id)
-    owners: dict[str, set[str]] = {}
-    for recipe_id, title in titles.items():
-        for word in words(title):
-            owners.setdefault(key(word), set()).add(recipe_id)
+    owners = title_owners(titles)
     short: dict[tuple[str, ...], set[str]] = {}
     for recipe_id, title in titles.items():
         own = {key(w) for w in words(title) if owners[key(w)] == {recipe_id}}
@@ -115,6 +116,42 @@ def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:
         if len(ids) == 1 and cut not in index:
             index[cut] = ids.pop()
     return index
+
+
+def title_owners(titles: Mapping[str, str]) -> dict[str, set[str]]:
+    """Each word key of the titles → the recipes whose titles hold it."""
+    owners: dict[str, set[str]] = {}
+    for recipe_id, title in titles.items():
+        for word in words(title):
+            owners.setdefault(key(word), set()).add(recipe_id)
+    return owners
+
+
+def everyday(held: Mapping[str, set[str]], word_key: str, ids: set[str]) -> bool:
+    """Whether a word is one of cooking's everyday words rather than these recipes' name:
+    other recipes' ingredients or steps hold it (`held`: word key → the recipes that do).
+    "pastry", "breast", "skillet" are; "goulash", "carnitas", "Wellington" are not."""
+    return len(held.get(word_key, set()) - ids) >= EVERYDAY_IN
+
+
+def nicknames(titles: Mapping[str, str], held: Mapping[str, set[str]]) -> dict[tuple[str, ...], str]:
+    """The one-word names chat gives dishes: the last word of a title ("Wellington",
+    "the carnitas" of "Slow-cooked Pork Carnitas", "Vareniki" of "Ukrainian Vareniki") or
+    a title's part of one word ("Glühwein" of "Glühwein - mulled wine"). Only a word that
+    no other title has, no `everyday` one, and long enough not to be a common word."""
+    owners = title_owners(titles)
+    found: dict[tuple[str, ...], str] = {}
+    for recipe_id, title in titles.items():
+        bare = re.sub(r"\s*\([^)]*\)", "", title)
+        head = words(re.split(r"\s+with\s+", bare, maxsplit=1, flags=re.I)[0])
+        candidates = head[-1:] if len(head) > 1 else []
+        candidates += [part[0] for part in map(words, re.split(r"\s+[-–:]\s+|,", bare)) if len(part) == 1]
+        for word in candidates:
+            k = key(word)
+            own = owners.get(k) == {recipe_id}
+            if own and len(k) >= NICKNAME_LENGTH and not everyday(held, k, {recipe_id}):
+                found.setdefault((k,), recipe_id)
+    return found
 
 
 def shortened(title: str, own: set[str]) -> list[tuple[str, ...]]:

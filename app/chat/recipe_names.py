@@ -21,10 +21,14 @@ from app.chat.name_spelling import (
     alias_index,
     aliases,
     deletions,
+    everyday,
     key,
+    keys_of,
+    nicknames,
     one_slip,
     words,
 )
+from app.recipes import Recipe
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
@@ -84,10 +88,20 @@ class Mention:
 class RecipeNames:
     """The catalog's titles, ready to be found in any text."""
 
-    def __init__(self, titles: Mapping[str, str]) -> None:
+    def __init__(self, titles: Mapping[str, str], cooking: Mapping[str, Sequence[str]] | None = None) -> None:
+        """`cooking`: each recipe's ingredient lines and steps, whose everyday words ("the
+        pastry", "the skillet") name no recipe."""
         self.titles = dict(titles)
+        # The recipes whose ingredients or steps hold each word key.
+        self._held: dict[str, set[str]] = {}
+        for recipe_id, lines in (cooking or {}).items():
+            for k in keys_of(tuple(lines)):
+                self._held.setdefault(k, set()).add(recipe_id)
         # alias (a tuple of word keys) → recipe id.
         self._aliases = alias_index(self.titles)
+        for nickname, recipe_id in nicknames(self.titles, self._held).items():
+            if not set(nickname) & ANY_DISH:  # "the recipes" is no "… Fries Recipe"
+                self._aliases.setdefault(nickname, recipe_id)
         # The names as written, before the shortenings below: what `anywhere` looks for.
         self._full = dict(self._aliases)
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
@@ -95,10 +109,6 @@ class RecipeNames:
         self._heads: dict[str, list[tuple[str, ...]]] = {}
         for alias_keys in self._aliases:
             self._heads.setdefault(alias_keys[-1], []).append(alias_keys)
-        owners: dict[str, set[str]] = {}
-        for alias_keys, recipe_id in self._aliases.items():
-            owners.setdefault(alias_keys[-1], set()).add(recipe_id)
-        self._head_owner = {head: next(iter(ids)) for head, ids in owners.items() if len(ids) == 1}
         # A title of three words or more may go without its last word when that word is one
         # many titles end with: "the Butter Chicken Masala" is the Butter Chicken Masala Curry.
         endings: dict[str, int] = {}
@@ -137,6 +147,12 @@ class RecipeNames:
             if len(k) >= FUZZY_LENGTH:
                 for variant in deletions(k) | {k}:
                     self._by_deletion.setdefault(variant, set()).add(k)
+
+    @classmethod
+    def of(cls, recipes: Iterable[Recipe]) -> RecipeNames:
+        """The names of these recipes, read with their ingredients and steps."""
+        recipes = list(recipes)
+        return cls({r.id: r.title for r in recipes}, {r.id: [*r.ingredients, *r.steps] for r in recipes})
 
     def __len__(self) -> int:
         return len(self.titles)
@@ -223,6 +239,9 @@ class RecipeNames:
                 for alias in self._heads.get(head, ())
                 if len(alias) > length and all(options & set(alias) for options in span)
             }
+            if length == 1:
+                # "the pastry" beside a Beef Wellington is its pastry, no Puff Pastry.
+                ids = {i for i in ids if not any(everyday(self._held, k, {i}) for k in span[0])}
             if len(ids) > 1 and around.keys:
                 spoken = set().union(*span)
                 ids = {i for i in ids if ({key(w) for w in words(self.titles[i])} - spoken) & around.keys}

@@ -45,6 +45,17 @@ class CosmosRecipeStore:
         except AzureError as error:
             raise azure_failure(error, "recipe store") from error
 
+    async def ingredients_and_steps(self) -> dict[str, list[str]]:
+        from azure.core.exceptions import AzureError
+
+        try:
+            return {
+                row["id"]: [*(row.get("ingredients") or []), *(row.get("steps") or [])]
+                async for row in self._container.query_items("SELECT c.id, c.ingredients, c.steps FROM c")
+            }
+        except AzureError as error:
+            raise azure_failure(error, "recipe store") from error
+
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         from azure.core.exceptions import AzureError
 

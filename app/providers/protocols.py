@@ -171,6 +171,12 @@ class RecipeStore(Protocol):
         """Every recipe's title, by id: what follow-ups and answers are grounded in."""
         ...
 
+    async def ingredients_and_steps(self) -> dict[str, list[str]]:
+        """Every recipe's ingredient lines and steps, by id: where the everyday words of
+        cooking stand, which name no recipe ("the pastry" of a Beef Wellington is no Puff
+        Pastry, "the skillet" no Country Breakfast Skillet)."""
+        ...
+
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         """The recipes with these ids, in the order asked; ids not found are left out."""
         ...

@@ -7,6 +7,7 @@ DB and AI Search, so that the indexing pipeline behaves the same on both.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -115,6 +116,14 @@ class SqliteRecipeStore:
     async def titles(self) -> dict[str, str]:
         rows = self._db.execute("SELECT id, json_extract(doc, '$.title') FROM recipes")
         return dict(rows.fetchall())
+
+    async def ingredients_and_steps(self) -> dict[str, list[str]]:
+        rows = self._db.execute(
+            "SELECT id, json_extract(doc, '$.ingredients'), json_extract(doc, '$.steps') FROM recipes"
+        )
+        return {
+            i: [*json.loads(lines or "[]"), *json.loads(steps or "[]")] for i, lines, steps in rows.fetchall()
+        }
 
     async def get_many(self, ids: Sequence[str]) -> list[Recipe]:
         if not ids:

@@ -95,7 +95,10 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         # "What other vegetarian recipes are there besides the A, the B and the C?"
         return [], [recipe_id for recipe_id, _ in said_whole(question[besides.end() :], names)]
     if VARIANT.search(question):
-        return [], references(question, names)
+        # "Like steak tartare but with fish" moves away from the tartare; "can I make the
+        # Torta Frita with oil instead of lard?" keeps to the Torta Frita.
+        left = references(question, names)
+        return [i for i in names.named(question) if i not in left][:MAX_NAMED], left
     said = words(question)
     # "Paella but baked in the oven", "Shakshouka, but vegan".
     mentioned = said_whole(question, names) if "but" in said else []

@@ -18,6 +18,7 @@ from app.chat.references.vocabulary import (
     DISHES,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
+    EQUIPMENT,
     FOCUS,
     FOOD_POINTER,
     FULL_QUESTION,
@@ -49,10 +50,11 @@ class Constraints:
     main: str | None = None  # the main ingredient asked for: "fish", "chicken"
     minutes: int | None = None
     exclude: list[str] = field(default_factory=list)
+    kitchen: str | None = None  # "without an oven", "in a slow cooker"
 
     def tail(self) -> list[str]:
-        """How the exclusions and the time limit are written after a question."""
-        said = [f"without {e}" for e in self.exclude]
+        """How the exclusions, the kitchen and the time limit are written after a question."""
+        said = [f"without {e}" for e in self.exclude] + ([self.kitchen] if self.kitchen else [])
         return said + ([f"ready in under {self.minutes} minutes"] if self.minutes is not None else [])
 
     def carried(self) -> list[str]:
@@ -61,7 +63,13 @@ class Constraints:
 
     def empty(self) -> bool:
         return not (
-            self.diets or self.cuisine or self.dish or self.main or self.minutes is not None or self.exclude
+            self.diets
+            or self.cuisine
+            or self.dish
+            or self.main
+            or self.minutes is not None
+            or self.exclude
+            or self.kitchen
         )
 
 
@@ -74,7 +82,10 @@ def constraints(texts: Sequence[str]) -> Constraints:
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes
-        found.exclude += [e for e in filters.exclude if e not in found.exclude]
+        found.kitchen = next((said for kind, said in EQUIPMENT if kind.search(text)), found.kitchen)
+        # "no oven" is said by the kitchen, not as an ingredient left out.
+        left_out = [e for e in filters.exclude if not (found.kitchen and e in found.kitchen)]
+        found.exclude += [e for e in left_out if e not in found.exclude]
         said = re.findall(r"[\w-]+", text.lower())
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
         # "something sweet for after" asks for a dessert, not a sweet curry.
@@ -92,6 +103,8 @@ def food_pointer(message: str, names: RecipeNames) -> bool:
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
 ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
+# Words after "something" that say no quality of it: "something with", "anything where".
+NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you"
 # The question, and what follows it ("any with chicken? she loves chicken").
 REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 
@@ -159,6 +172,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         else None,
         minutes=None if mine.minutes is not None else earlier.minutes,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
+        kitchen=None if mine.kitchen else earlier.kitchen,
     )
     if mine.main in MEATS:
         # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.
@@ -178,7 +192,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         noun = inherited.dish or ("recipes" if plural else "recipe")
         end = head_match.end()
         # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
-        quality = re.match(r"\s+(?!(?:with|without|for|to|that|like|else|in|i)\b)([a-z-]+)", body[end:], re.I)
+        quality = re.match(rf"\s+(?!(?:{NOT_A_QUALITY})\b)([a-z-]+)", body[end:], re.I)
         if head_match.group().lower() in ("something", "anything") and (
             other := re.match(r"\s+else\b", body[end:], re.I)
         ):

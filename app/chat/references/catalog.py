@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.resolution import Resolution
@@ -17,15 +17,15 @@ class CatalogNames:
     process changes the catalog, and read again after `max_age` seconds, so that an
     instance picks up what another instance indexed."""
 
-    def __init__(self, read_titles: Callable[[], Awaitable[dict[str, str]]], max_age: float = 300.0) -> None:
-        self._read_titles = read_titles
+    def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
+        self._store = store
         self._max_age = max_age
         self._names: RecipeNames | None = None
         self._read_at = 0.0
 
     async def get(self) -> RecipeNames:
         if self._names is None or time.monotonic() - self._read_at > self._max_age:
-            self._names = RecipeNames(await self._read_titles())
+            self._names = RecipeNames(await self._store.titles(), await self._store.ingredients_and_steps())
             self._read_at = time.monotonic()
         return self._names
 
@@ -38,7 +38,7 @@ class Catalog:
 
     def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
         self.store = store
-        self.names = CatalogNames(store.titles, max_age)
+        self.names = CatalogNames(store, max_age)
 
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()

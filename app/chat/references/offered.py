@@ -3,6 +3,7 @@ answer names in passing, and what it says of each dish it lists."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from app.chat.listed_dishes import FILLER
@@ -32,6 +33,22 @@ def in_passing(
                     ids[i] = at
         widened.append(ids)
     return widened
+
+
+NUMBERED = re.compile(r"^\s*(\d+)[.)]\s", re.M)
+
+
+def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
+    """The recipe each numbered item of a list names, by its number (`places`: where the
+    turn names each recipe): "number 4" is the item numbered 4 even when an item before it
+    names no catalog recipe."""
+    marks = list(NUMBERED.finditer(text))
+    items = {}
+    for mark, end in zip(marks, [mark.start() for mark in marks[1:]] + [len(text)], strict=False):
+        inside = [i for i, at in places.items() if mark.start() <= at < end]
+        if inside:
+            items[int(mark[1])] = min(inside, key=lambda i: places[i])
+    return items
 
 
 def title_keys(recipe: Recipe) -> set[str]:

@@ -36,7 +36,7 @@ from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
-from app.chat.references.offered import in_passing, said_of, title_keys
+from app.chat.references.offered import in_passing, numbered, said_of, title_keys
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
@@ -81,6 +81,7 @@ class Resolver:
         self._focus: Recipe | None = None
         self._named: list[str] = []
         self._said: dict[str, str] = {}
+        self._items: dict[int, str] = {}
 
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message)
@@ -107,6 +108,7 @@ class Resolver:
         listed = turns[at] if at is not None else latest
         offered = [self.recipes[i] for i in listed]
         self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
+        self._items = numbered(history[at].content, found[at]) if at is not None else {}
         self._focus = self.focus(turns, history)
         resolution = self._resolve(message, history, offered, own)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
@@ -271,13 +273,16 @@ class Resolver:
             or described(what, offered, self._said)
         )
 
-    @staticmethod
-    def _picked(match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:
-        """The recipes an ordinal picks from the set: "the second one", "the first two"."""
+    def _picked(self, match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:
+        """The recipes an ordinal picks from the set: "the second one", "the first two",
+        "number 4" (in a numbered list, the items so numbered)."""
         if match["number"]:
             start, count = int(match["number"]) - 1, 1
         else:
             start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
+        by_number = [self._items.get(n) for n in range(start + 1, start + 1 + count)]
+        if start >= 0 and all(by_number):
+            return [r for i in by_number for r in offered if r.id == i]
         if start == -1:
             return offered[-count:]
         return offered[start : start + count] if start < len(offered) else []
