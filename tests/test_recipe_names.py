@@ -270,3 +270,10 @@ def test_a_chat_turn_names_titles_shortened_as_chat_shortens_them(turn, ids):
 def test_a_shortened_name_is_only_one_no_other_title_could_share():
     # "soup" ends more than one title: "noodle soup" is any noodle soup.
     assert SHORTENED.named("I'd love a noodle soup tonight") == []
+
+
+def test_a_dish_in_passing_may_follow_with():
+    names = RecipeNames({"spatchcock-chicken": "Spatchcock Chicken", "turkey-smoked": "Smoked Turkey"})
+    turn = "There's a smoked turkey, or keep it simple with spatchcock chicken, roasted with lemon."
+
+    assert [i for _, i in names.anywhere(turn)] == ["turkey-smoked", "spatchcock-chicken"]

@@ -44,7 +44,9 @@ SEPARATOR = re.compile(r"[,:;\n•*]|(?<!\S)[-–—]")
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
 # Words after which a food is an ingredient of the dish before: "tomato and pepper sauce".
-JOINING = frozenset({"and", "with", "of", "in", "on", "into", "plus", "w"})
+# Not "with": "keep it simple with spatchcock chicken" offers a dish, and the resolver drops
+# a dish that is an ingredient of those named ("chimichangas filled with taco meat").
+JOINING = frozenset({"and", "of", "in", "on", "into", "plus"})
 COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
 BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 
