@@ -478,6 +478,13 @@ def test_the_kitchen_asked_for_is_carried(asked, message, question):
     )
 
 
+def test_it_beside_those_is_the_set_when_no_one_recipe_is_in_focus():
+    resolved = resolve("can all of those be frozen or is it only the shakshouka that keeps?", *VEGETARIAN)
+
+    assert resolved.rule == "set"
+    assert len(resolved.recipe_ids) == 3
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -316,6 +316,8 @@ class Resolver:
                 "recipes",
             ) or ORDINAL.fullmatch(what):
                 continue
+            if re.search(r"\b(?:like|similar to|than)\s+$", message[: match.start()], re.I):
+                continue  # "something like the swedish ones" compares; it picks none
             if set(words(what)) & (QUICK | SLOW) and not re.search(
                 r"\b(?:one|recipe|dish)s?$", match.group(0), re.I
             ):
@@ -350,8 +352,8 @@ class Resolver:
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
         match = FOCUS.search(message)
-        if match is None:
-            return None
+        if match is None or (self._focus is None and SET_WORDS.search(message)):
+            return None  # "all of those … or is it only the carnitas": the set, said as one
         # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
         # "it" stands for the set in view, never for a fresh search that finds other dishes.
         meant = [self._focus] if self._focus else offered
