@@ -56,11 +56,15 @@ SETS = {
     # Written by someone who saw no code, before the resolver's fifth round; measured once at
     # 4b4b1ca, then studied.
     "held out, round 4": HERE / "followups_holdout_4.jsonl",
-    # Written by someone who saw no code, during the fifth round; measured once at its end.
+    # Written by someone who saw no code, during the fifth round; measured once at its end
+    # (7551bb9), then studied in the sixth round.
     "held out, round 5": HERE / "followups_holdout_5.jsonl",
+    # Written by someone who saw no code, before the sixth round; measured before it (7cb348f)
+    # and after it, never studied.
+    "held out, round 6": HERE / "followups_holdout_6.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 5"})
+MEASURED_ONCE = frozenset({"held out, round 6"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
