@@ -47,6 +47,8 @@ SETS = {
     "development": HERE / "followups.jsonl",
     "development, round 2": HERE / "followups_more.jsonl",
     "development, round 3": HERE / "followups_third.jsonl",
+    # Written by someone who saw no code, during the sixth round; measured once, then studied.
+    "development, round 4": HERE / "followups_fourth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

@@ -61,9 +61,11 @@ def test_facts_come_from_times_servings_steps_and_ingredients():
     cold = recipe("Cucumber Salad", "cucumber", "2 tbsp red wine vinegar", steps=("Slice and toss.",))
 
     assert facts(baked) == [
-        "main", "course", "dinner", "quick", "baked", "big", "batch",
+        "main", "course", "dinner", "quick", "baked", "oven", "big", "batch",
         "fish", "seafood", "alcohol", "alcoholic", "boozy",
     ]  # fmt: skip
+    slow = recipe("Carnitas", "pork shoulder", steps=("Cook on low in the slow cooker for 8 hours.",))
+    assert "slow-cooker" in facts(slow)
     # No heat in its steps; wine vinegar is no alcohol; "salad" makes it a main.
     assert facts(cold) == ["main", "course", "dinner", "no-cook", "cold"]
     assert embedded_text(cold).endswith("main course dinner no-cook cold")

@@ -82,6 +82,22 @@ ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
 # "a drink that isn't coffee or tea", "anything but beef", "nut-free".
+# A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
+# steps use one are left out (their facts say "oven", app/search/recipe_facts.py).
+NO_OVEN = re.compile(
+    r"\b(?:no|without (?:an? |the |using the )?)oven\b|\boven (?:died|broke|is (?:broken|dead|out))"
+    r"|\b(?:only|just) (?:have |got |need |use |a |the )*(?:hob|stove ?top|stove)\b|\bhob[- ]only\b"
+    r"|\bno[- ]bake\b",
+    re.I,
+)
+# The kitchen a request is cooked in, as a rewrite writes it after the question: the first
+# that matches. Only the oven is a filter; the others are searched (recipe facts).
+KITCHENS = (
+    (NO_OVEN, "without an oven"),
+    (re.compile(r"\bslow[- ]?cooker|\bcrock[- ]?pot", re.I), "in a slow cooker"),
+    (re.compile(r"\bair[- ]?fryer", re.I), "in an air fryer"),
+    (re.compile(r"\b(?:instant pot|pressure cooker)", re.I), "in a pressure cooker"),
+)
 EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
@@ -193,6 +209,9 @@ def read_question(question: str) -> ReadQuestion:
             # user wants left out would pull it up. ("No dairy or eggs": the diet took "no dairy".)
             for phrase in (match.group(0), *(m.group(0) for m in more)):
                 text = text.replace(phrase, " ")
+    if NO_OVEN.search(question):
+        excluded.append("oven")
+        text = NO_OVEN.sub(" ", text)
     limit, said = time_limit(question)
     if said:
         # "Short on time - an hour max": the hurry is said by the limit too.

@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "2"
+DOCUMENT_VERSION = "3"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
@@ -70,6 +70,7 @@ HEAT = re.compile(
 OVEN = re.compile(r"\b(oven|bake[sd]?|baking)\b", re.I)
 FRIED = re.compile(r"\b(deep[- ]fry|deep[- ]fried|fry|fried|frying)\b", re.I)
 CHILLED = re.compile(r"\b(chill|chilled|refrigerat\w*|fridge|freez\w*|serve cold|served cold)\b", re.I)
+SLOW_COOKER = re.compile(r"\b(slow[- ]?cooker|crock[- ]?pot)\b", re.I)
 ONE_POT = re.compile(r"\b(one[- ]pot|same pot|one pan|same pan|slow cooker|crock ?pot)\b", re.I)
 
 QUICK_MINUTES = 30
@@ -124,7 +125,9 @@ def _facts(recipe_json: str) -> tuple[str, ...]:
     elif CHILLED.search(steps):
         words.append("chilled")
     if OVEN.search(steps):
-        words.append("baked")
+        words += ["baked", "oven"]  # "oven": what "no oven" leaves out
+    if SLOW_COOKER.search(steps):
+        words.append("slow-cooker")
     if FRIED.search(steps):
         words.append("fried")
     if ONE_POT.search(steps + " " + recipe.description):

@@ -18,7 +18,6 @@ from app.chat.references.vocabulary import (
     DISHES,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
-    EQUIPMENT,
     FOCUS,
     FOOD_POINTER,
     FULL_QUESTION,
@@ -39,7 +38,7 @@ from app.chat.references.vocabulary import (
 )
 from app.http.bodies import Message
 from app.search.filters import DIET_FLAGS
-from app.search.question_reader import read_question
+from app.search.question_reader import KITCHENS, read_question
 
 
 @dataclass
@@ -82,7 +81,7 @@ def constraints(texts: Sequence[str]) -> Constraints:
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes
-        found.kitchen = next((said for kind, said in EQUIPMENT if kind.search(text)), found.kitchen)
+        found.kitchen = next((said for kind, said in KITCHENS if kind.search(text)), found.kitchen)
         # "no oven" is said by the kitchen, not as an ingredient left out.
         left_out = [e for e in filters.exclude if not (found.kitchen and e in found.kitchen)]
         found.exclude += [e for e in left_out if e not in found.exclude]

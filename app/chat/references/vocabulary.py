@@ -277,18 +277,3 @@ FOOD_POINTER = re.compile(
 # A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
 # one vegetarian?", "does that one need an oven?".
 ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
-# The kitchen a request is cooked in, which the catalog has no field for but its steps say:
-# "our oven died", "only a hob", "before work in the slow cooker". The first that matches.
-EQUIPMENT = (
-    (
-        re.compile(
-            r"\b(?:no|without (?:an? |the |using the )?)oven\b|\boven (?:died|broke|is (?:broken|dead|out))"
-            r"|\b(?:only|just) (?:have |got |need |use |a |the )*(?:hob|stove ?top|stove)\b|\bhob[- ]only\b",
-            re.I,
-        ),
-        "without an oven",
-    ),
-    (re.compile(r"\bslow[- ]?cooker|\bcrock[- ]?pot", re.I), "in a slow cooker"),
-    (re.compile(r"\bair[- ]?fryer", re.I), "in an air fryer"),
-    (re.compile(r"\b(?:instant pot|pressure cooker)", re.I), "in a pressure cooker"),
-)
