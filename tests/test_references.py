@@ -485,6 +485,51 @@ def test_it_beside_those_is_the_set_when_no_one_recipe_is_in_focus():
     assert len(resolved.recipe_ids) == 3
 
 
+KOMBUCHA = "Kombucha is a fun one to start with: sweet tea and a scoby, fermented in a big jar."
+MAPO_TOFU = "Mapo tofu is a great pick: silky tofu in a fiery Sichuan sauce with minced pork."
+
+
+@pytest.mark.parametrize(
+    ("turn", "message", "question"),
+    [
+        (KOMBUCHA, "how long till its ready to drink?", "How long till the Kombucha's ready to drink?"),
+        # "the pork" is an ingredient of the dish, not a dish described.
+        (MAPO_TOFU, "can i make it without the pork", "Can i make the Mapo Tofu without the pork"),
+    ],
+)
+def test_the_recipe_in_focus_is_read_as_people_point_at_it(turn, message, question):
+    assert resolve(message, "something new to try?", turn).question == question
+
+
+def test_it_before_a_dish_to_make_points_at_nothing():
+    turns = ("a Greek dinner?", "Pastitsio as the main, a big Greek salad, and tzatziki on the side.")
+
+    assert resolve("How long does it take to make Greek yogurt from scratch?", *turns).rule != "focus"
+
+
+def test_a_diet_said_of_the_house_is_asked_for_not_asked_about():
+    turns = ("we're gluten free in this house, dinner ideas?", "The Valencian Paella or the Chili Con Carne.")
+
+    assert resolve("what about brekkie", *turns).question == "What about gluten-free breakfast?"
+
+
+def test_a_pantry_main_is_carried_into_a_dish():
+    turns = ("cheap meals using dried lentils?", "Sopa de Lentejas or the Egyptian Lentils.")
+
+    assert resolve("and a curry?", *turns).question == "What about a lentil curry?"
+
+
+def test_a_numbered_list_names_its_one_word_dishes():
+    turns = (
+        "comfort food for sunday",
+        "1. Lasagna\n2. Shepherd's pie\n3. Meatloaf",
+        "lasagna it is!",
+        "Great!",
+    )
+
+    assert resolve("how long does it keep in the fridge?", *turns).recipe_ids == ["lasagna"]
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -273,7 +273,9 @@ class RecipeNames:
             # the dish ("- Goulash (2 hours): beef, Bread", "- Tzatziki - Greek yogurt, dill")
             # names no dish; a one-word title names one only as the item's first word.
             return False
-        if length == 1 and AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()]):
+        first_of_item = BULLET.match(line) is not None and not before_it  # "1. Lasagna" is no amount
+        amount = AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()])
+        if length == 1 and amount and not first_of_item:
             return False  # "2 whole Eggs", "1/2 cup Rice": an amount of an ingredient
         if length == 1 and span[0].group()[:1].isupper():
             # "Rice" alone, but not the end of "Arborio Rice" nor the start of "Rice Noodles".

@@ -205,7 +205,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         head = " ".join(filter(None, [adjectives, noun]))
         body = body[:start] + head + body[end:]
     elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
-        qualified = " ".join(filter(None, [adjectives, inherited.main, dish]))
+        # "lentils" before a dish is "lentil": "a lentil curry".
+        main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
+        qualified = " ".join(filter(None, [adjectives, main, dish]))
         body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))

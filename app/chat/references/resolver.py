@@ -318,6 +318,8 @@ class Resolver:
                 continue
             if re.search(r"\b(?:like|similar to|than)\s+$", message[: match.start()], re.I):
                 continue  # "something like the swedish ones" compares; it picks none
+            if re.search(r"\b(?:without|instead of|no|sub|swap|replace)\s+$", message[: match.start()], re.I):
+                continue  # "can i make it without the pork": an ingredient, not a dish
             if set(words(what)) & (QUICK | SLOW) and not re.search(
                 r"\b(?:one|recipe|dish)s?$", match.group(0), re.I
             ):
@@ -357,7 +359,9 @@ class Resolver:
         # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
         # "it" stands for the set in view, never for a fresh search that finds other dishes.
         meant = [self._focus] if self._focus else offered
-        replaced = message[: match.start()] + the([r.title for r in meant]) + message[match.end() :]
+        # "how long till its ready": "its" is written for "it's" as often as for the possessive.
+        owned = "'s" if (match["pronoun"] or "").lower() == "its" else ""
+        replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
 
     def _set(self, message: str, offered: list[Recipe]) -> Resolution | None:

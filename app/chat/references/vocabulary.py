@@ -48,12 +48,19 @@ DESCRIBED = re.compile(
     r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
     re.I,
 )
+# Nouns after which "this" and "that" point at no recipe: "in this house", "that week".
+NOT_POINTED = (
+    "case|way|sense|point|time|house|home|household|kitchen|family|weekend|week|month|year"
+    "|morning|evening|afternoon|summer|winter|season|christmas|holiday|party"
+)
 FOCUS = re.compile(
-    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|it)\b"
+    # "how long does it take to make Greek yogurt" points at nothing: its object is named.
+    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its"
+    r"|it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon ))"
-    r"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:case|way|sense|point|time)\b)"
+    rf"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
     r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
     re.I,
@@ -237,24 +244,13 @@ QUICK = frozenset(
     {"quick", "quicker", "quickest", "fast", "faster", "fastest", "shorter", "shortest", "easier"}
 )
 SLOW = frozenset({"slow", "slower", "slowest", "longer", "longest"})
-# Main ingredients a request may be built around ("fish tonight"), and the dishes they carry
-# into ("any soups?" → fish soups).
-MAINS = frozenset(
-    [
-        "chicken",
-        "beef",
-        "pork",
-        "lamb",
-        "fish",
-        "salmon",
-        "shrimp",
-        "prawns",
-        "seafood",
-        "tofu",
-        "turkey",
-        "sausage",
-    ]
+# Main ingredients a request may be built around ("fish tonight", "using dried lentils"), and
+# the dishes they carry into ("any soups?" → fish soups). Meats and fish: a request for one is
+# no vegetarian request.
+MEATS = frozenset(
+    ["chicken", "beef", "pork", "lamb", "fish", "salmon", "shrimp", "prawns", "seafood", "turkey", "sausage"]
 )
+MAINS = MEATS | {"tofu", "lentils", "chickpeas", "beans", "eggs", "mushrooms", "paneer", "halloumi"}
 SAVOURY = frozenset(
     [
         *("soup", "soups", "curry", "curries", "pasta", "salad", "salads", "stew", "stews", "pie", "pies"),
@@ -267,8 +263,6 @@ MEAL_BEFORE = re.compile(
     r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight)\s+$", re.I
 )
 SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
-# Meats and fish: a request for one is no vegetarian request.
-MEATS = MAINS - {"tofu"}
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
 FOOD_POINTER = re.compile(
     r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|of|for)\s+(?:those|them|these)\b", re.I
