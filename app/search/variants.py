@@ -34,6 +34,8 @@ REFERENCE = re.compile(
     r"(?P<dish>[^\W\d_][\w' -]*?)(?=\s+(?:but|with|from|that|which|for|in|only|except)\b|[,.;:!?]|$)",
     re.I,
 )
+# An ingredient swapped: "with oil instead of lard".
+SWAPPED = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 # More of a kind than those named: each recipe named after it is one to move away from.
 BESIDES = re.compile(r"\bbesides\b", re.I)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
@@ -95,10 +97,14 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         # "What other vegetarian recipes are there besides the A, the B and the C?"
         return [], [recipe_id for recipe_id, _ in said_whole(question[besides.end() :], names)]
     if VARIANT.search(question):
-        # "Like steak tartare but with fish" moves away from the tartare; "can I make the
-        # Torta Frita with oil instead of lard?" keeps to the Torta Frita.
         left = references(question, names)
-        return [i for i in names.named(question) if i not in left][:MAX_NAMED], left
+        if not left and not VARIANT.search(SWAPPED.sub(" ", question)):
+            # "Can I make the Torta Frita with oil instead of lard?": an ingredient swapped in
+            # the dish named, which is kept to.
+            return names.named(question)[:MAX_NAMED], []
+        # "Like steak tartare but with fish", "rice pudding like they eat in Scandinavia":
+        # another dish than the one named.
+        return [], left
     said = words(question)
     # "Paella but baked in the oven", "Shakshouka, but vegan".
     mentioned = said_whole(question, names) if "but" in said else []
