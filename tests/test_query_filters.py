@@ -81,3 +81,13 @@ def test_an_exclusion_matches_plurals_in_title_and_ingredients():
 def test_an_exclusion_must_be_plain_words():
     with pytest.raises(ValueError):
         RecipeFilters(exclude=('stew" OR "',))
+
+
+@pytest.mark.parametrize(
+    "question", ["our oven died, any desserts?", "dinner that only needs the hob", "no-bake cheesecake?"]
+)
+def test_a_kitchen_without_an_oven_leaves_out_the_recipes_that_use_one(question):
+    reading = read_question(question)
+
+    assert reading.filters.exclude == ("oven",)
+    assert "oven" not in reading.text

@@ -66,6 +66,9 @@ def test_facts_come_from_times_servings_steps_and_ingredients():
     ]  # fmt: skip
     slow = recipe("Carnitas", "pork shoulder", steps=("Cook on low in the slow cooker for 8 hours.",))
     assert "slow-cooker" in facts(slow)
+    # Cookies are baked, though their steps only say "cook for 10 minutes".
+    cookies = recipe("Oatmeal Cookies", "oats", "butter", steps=("Cook for ~10 minutes.",))
+    assert "oven" in facts(cookies)
     # No heat in its steps; wine vinegar is no alcohol; "salad" makes it a main.
     assert facts(cold) == ["main", "course", "dinner", "no-cook", "cold"]
     assert embedded_text(cold).endswith("main course dinner no-cook cold")

@@ -530,6 +530,15 @@ def test_a_numbered_list_names_its_one_word_dishes():
     assert resolve("how long does it keep in the fridge?", *turns).recipe_ids == ["lasagna"]
 
 
+def test_a_meal_asked_for_replaces_the_course_asked_before():
+    turns = ("our oven died, any desserts?", "The Batter Pudding or the Honey Vanilla Ice Cream.")
+
+    assert (
+        resolve("and something for dinner?", *turns).question
+        == "What about recipes for dinner, without an oven?"
+    )
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -86,7 +86,7 @@ MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # steps use one are left out (their facts say "oven", app/search/recipe_facts.py).
 NO_OVEN = re.compile(
     r"\b(?:no|without (?:an? |the |using the )?)oven\b|\boven (?:died|broke|is (?:broken|dead|out))"
-    r"|\b(?:only|just) (?:have |got |need |use |a |the )*(?:hob|stove ?top|stove)\b|\bhob[- ]only\b"
+    r"|\b(?:only|just) (?:have |has |got |needs? |uses? |a |the )*(?:hob|stove ?top|stove)\b|\bhob[- ]only\b"
     r"|\bno[- ]bake\b",
     re.I,
 )

@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "3"
+DOCUMENT_VERSION = "4"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
@@ -58,6 +58,8 @@ COURSE_WORDS = {
 FISH = frozenset(LEXICON["fish"])
 SHELLFISH = frozenset(LEXICON["shellfish"])
 MEAT = frozenset(LEXICON["meat"])
+# Cookies are baked though their steps may only say "cook for 10 minutes".
+BAKED_WORDS = frozenset(LEXICON["baked_words"])
 # Drinks and dishes with these hold alcohol ("a drink that's not alcoholic"); wine vinegar
 # does not.
 ALCOHOL = re.compile(r"\b(" + "|".join(LEXICON["alcohol"]) + r")\b(?!\s+vinegar)", re.I)
@@ -124,7 +126,8 @@ def _facts(recipe_json: str) -> tuple[str, ...]:
         words += ["no-cook", "cold"]
     elif CHILLED.search(steps):
         words.append("chilled")
-    if OVEN.search(steps):
+    title_words = set(re.findall(r"[a-z]+", recipe.title.lower()))
+    if OVEN.search(steps) or title_words & BAKED_WORDS:
         words += ["baked", "oven"]  # "oven": what "no oven" leaves out
     if SLOW_COOKER.search(steps):
         words.append("slow-cooker")

@@ -23,6 +23,7 @@ from app.chat.references.vocabulary import (
     FULL_QUESTION,
     HEAD,
     MAINS,
+    MEAL,
     MEAL_BEFORE,
     MEATS,
     MORE,
@@ -163,7 +164,8 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     inherited = Constraints(
         diets=[d for d in earlier.diets if d not in mine.diets],
         cuisine=None if mine.cuisine else earlier.cuisine,
-        dish=None if mine.dish else earlier.dish,
+        # "and something for dinner?" after desserts asks for no dessert.
+        dish=None if mine.dish or MEAL.search(message) else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
         # does not take the fish along.
         main=earlier.main

@@ -258,6 +258,8 @@ SAVOURY = frozenset(
     ]
 )
 
+# A meal of the day: a request for one is no request for the course asked before.
+MEAL = re.compile(r"\b(?:breakfast|brekkie|brunch|lunch|dinner|supper|tea ?time)\b", re.I)
 # The meal a request is for, said just before its head ("breakfast ideas").
 MEAL_BEFORE = re.compile(
     r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight)\s+$", re.I
