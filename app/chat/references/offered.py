@@ -43,8 +43,10 @@ def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
     turn names each recipe): "number 4" is the item numbered 4 even when an item before it
     names no catalog recipe."""
     marks = list(NUMBERED.finditer(text))
+    if not marks:
+        return {}
     items = {}
-    for mark, end in zip(marks, [mark.start() for mark in marks[1:]] + [len(text)], strict=False):
+    for mark, end in zip(marks, [*(m.start() for m in marks[1:]), len(text)], strict=True):
         inside = [i for i, at in places.items() if mark.start() <= at < end]
         if inside:
             items[int(mark[1])] = min(inside, key=lambda i: places[i])
