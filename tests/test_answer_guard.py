@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat.answer_guard import AnswerGuard, guard_text
+from app.chat.answer_guard import AnswerGuard, guard_text, loops
 from app.chat.data_answers import compose
 from app.chat.data_phrasing import key_ingredients
 from app.chat.recipe_names import RecipeNames
@@ -71,6 +71,41 @@ def test_loops_and_repeated_lines_are_refused():
     shown, report = guarded("The Mushroom Soup is warming.\nThe Mushroom Soup is warming.\n")
     assert shown == "The Mushroom Soup is warming.\n"
     assert report.refused == "repeats an earlier line"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "looping"),
+    [
+        ("add a pinch of salt, add a pinch of pepper, add a pinch of sugar", False),  # a list
+        ("add a pinch of salt, add a pinch of pepper, add a pinch of sugar, add a pinch of mace", True),
+        ("then add the rice and stir it well " * 2, True),  # a run of eight twice
+        ("then add the rice and stir it now, then add the rice and stir it well", False),
+        (" ".join(f"word{n}" for n in range(60)), False),
+        (" ".join(f"word{n}" for n in range(61)), True),  # too long for one sentence
+        ("", False),
+    ],
+)
+def test_a_sentence_loops_when_a_run_of_words_comes_back_too_often(sentence, looping):
+    assert loops(sentence) is looping
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The Mushroom Soup takes 40 min. It is warming!\nServe it hot? Yes.",
+        "Steps:\n1. Chop the mushrooms.\n2. Cook them for 40 min.\n10. Eat.",
+        "The Mushroom Soup is warming. The Mushroom Soup is warming. Again.",
+        "Chop it " * 12 + "now.",
+        "The Mushroom Soup, 4. Then 2.5 cups. Done",
+    ],
+)
+def test_a_reply_is_guarded_alike_however_it_is_split_into_pieces(reply):
+    whole = guarded(reply)
+    for size in range(1, 8):
+        guard = AnswerGuard([SOUP, RISOTTO], NAMED)
+        shown = "".join(guard.feed(reply[i : i + size]) for i in range(0, len(reply), size))
+        shown += guard.finish(cut=False)
+        assert (shown, guard.report) == whole, size
 
 
 def test_a_cut_reply_loses_its_unfinished_sentence():

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -88,14 +89,19 @@ def loops(sentence: str) -> bool:
     """A run of four words said four times, or one of eight said twice, in one sentence
     ("a quarter of a pound of" three times is an ingredient list, not a loop)."""
     tokens = words(sentence)
-    for size, most in ((4, 3), (8, 1)):
-        seen: dict[tuple[str, ...], int] = {}
-        for i in range(len(tokens) - size + 1):
-            gram = tuple(tokens[i : i + size])
-            seen[gram] = seen.get(gram, 0) + 1
-            if seen[gram] > most:
-                return True
-    return len(tokens) > 60
+    if len(tokens) > 60:
+        return True
+    # Checked at every streamed piece on the sentence so far: most sentences repeat no run of
+    # four words at all (nor, then, of eight), which one set tells without counting.
+    fours = runs(tokens, 4)
+    if len(set(fours)) == len(fours):
+        return False
+    return max(Counter(fours).values()) > 3 or max(Counter(runs(tokens, 8)).values(), default=0) > 1
+
+
+def runs(tokens: list[str], size: int) -> list[tuple[str, ...]]:
+    """Every run of `size` consecutive tokens."""
+    return list(zip(*(tokens[i:] for i in range(size)), strict=False))
 
 
 def minutes_of(amount: str, unit: str) -> float:
@@ -147,10 +153,14 @@ class AnswerGuard:
         refusal nothing more is shown."""
         if self.refused:
             return ""
+        # What was held ends no sentence, bar a stop as its last character, which waits for
+        # the next one: the search starts there, not again at the start of a long sentence.
+        start = max(0, len(self._held) - 1)
         self._held += piece
         shown: list[str] = []
-        while (end := SENTENCE_END.search(self._held)) is not None:
+        while (end := SENTENCE_END.search(self._held, start)) is not None:
             sentence, self._held = self._held[: end.end()], self._held[end.end() :]
+            start = 0
             if not self._check(sentence):
                 return "".join(shown)
             shown.append(sentence)
