@@ -30,7 +30,8 @@ Tag = Annotated[str, StringConstraints(max_length=MAX_TAG_CHARS)]
 
 
 class Recipe(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Frozen: the embedded store hands the same parsed recipe to every request that reads it.
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: str = Field(pattern=RECIPE_ID_PATTERN)
     title: str = Field(min_length=1, max_length=MAX_TITLE_CHARS)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import cast
 
 import pytest
+from pydantic import ValidationError
 
 from app.indexing.pipeline import Indexer
 from app.providers.protocols import IndexDocument, IndexInfo
@@ -184,6 +185,21 @@ async def test_recipes_come_back_in_the_order_asked_and_unknown_ids_are_left_out
 
     assert [r.id for r in recipes] == ["mushroom-risotto", "apple-pie"]
     assert recipes[0].title == "Mushroom risotto"
+
+
+async def test_a_recipe_read_again_is_parsed_once_and_read_anew_once_rewritten(local):
+    store, _ = local
+    await store.upsert([(recipe("stew", "Beef stew", "beef"), "h1")])
+    [first] = await store.get_many(["stew"])
+    [again] = await store.get_many(["stew"])
+
+    assert again is first  # shared between requests, so it cannot be changed
+    with pytest.raises(ValidationError):
+        first.title = "Changed"
+
+    await store.upsert([(recipe("stew", "Lentil stew", "lentils"), "h2")])
+    [rewritten] = await store.get_many(["stew"])
+    assert (rewritten.title, first.title) == ("Lentil stew", "Beef stew")
 
 
 async def test_an_upsert_replaces_the_recipe_in_the_index(local, embedder):
