@@ -10,8 +10,10 @@ Retry-After, a content-filter refusal a 400.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+import sys
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -154,6 +156,29 @@ async def test_a_reply_and_a_streamed_reply_read_alike(transport: str):
         assert await complete(transport, url) == "Try the risotto."
     async with serving(answer(http("200 OK", STREAM, "text/event-stream"))) as url:
         assert await streamed(transport, url) == (["Try the ", "risotto."], Usage(7, 3, 10), "length")
+
+
+async def test_a_stream_read_to_its_end_leaves_no_reader_of_the_transport_to_the_collector():
+    # The SDK stops reading at `[DONE]`; a reader left open under it is closed later, through
+    # the event loop, by the garbage collector: a wake-up of the loop and a task each.
+    firstiter, finalizer = sys.get_asyncgen_hooks()
+    collected: list[str] = []
+
+    def collect(reader: AsyncGenerator[Any, None]) -> None:
+        collected.append(repr(reader))  # "<async_generator object Body.__aiter__ at 0x…>"
+        finalizer(reader)  # type: ignore[misc]
+
+    sys.set_asyncgen_hooks(firstiter, collect)
+    try:
+        async with serving(answer(http("200 OK", STREAM, "text/event-stream"))) as url:
+            assert (await streamed("aiohttp", url))[0] == ["Try the ", "risotto."]
+        gc.collect()
+        for _ in range(10):  # each closed reader hands on the one under it, a task apiece
+            await asyncio.sleep(0)
+    finally:
+        sys.set_asyncgen_hooks(firstiter, finalizer)
+    transports = ("Body.", "AiohttpResponseStream.")  # app/providers/aiohttp_transport.py's, the SDK's
+    assert [r for r in collected if any(name in r for name in transports)] == []
 
 
 FAILED = (502, "The language model failed. Please try again.", True, None)

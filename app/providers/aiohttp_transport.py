@@ -15,7 +15,7 @@ transport raises them; tests/test_openai_transport.py checks each against a real
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, NoReturn
 
 import aiohttp
@@ -76,11 +76,18 @@ class Body(httpx2.AsyncByteStream):
         self._request = request
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
+        chunks = aiter(self._inner)
         try:
-            async for chunk in self._inner:
+            async for chunk in chunks:
                 yield chunk
         except Exception as error:
             raise_as_transport(error, self._request)
+        finally:
+            # The SDK stops reading a stream at its `[DONE]`: the reader under this one is
+            # closed with it, as httpx2's own streams do, not later through the event loop by
+            # the garbage collector (a wake-up and a task of its own).
+            if isinstance(chunks, AsyncGenerator):
+                await chunks.aclose()
 
     async def aclose(self) -> None:
         await self._inner.aclose()
