@@ -80,8 +80,6 @@ WORD = rf"{LETTER}(?:{LETTER}|['-])*"
 ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b){WORD})?"
 # "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
-# "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
-# "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
 # steps use one are left out (their facts say "oven", app/search/recipe_facts.py).
 NO_OVEN = re.compile(
@@ -98,6 +96,8 @@ KITCHENS = (
     (re.compile(r"\bair[- ]?fryer", re.I), "in an air fryer"),
     (re.compile(r"\b(?:instant pot|pressure cooker)", re.I), "in a pressure cooker"),
 )
+# "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
+# "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
