@@ -539,6 +539,54 @@ def test_a_meal_asked_for_replaces_the_course_asked_before():
     )
 
 
+BAKED_PASTA = (
+    "a baked pasta for a potluck?",
+    "1. Lasagna\n2. Baked Mostaccioli\n3. Pastitsio\n4. Cheesy Pasta Bake",
+)
+TACOS = (
+    "taco night!",
+    "- slow-cooked pork carnitas\n- slow-cooked chicken tacos\n- frijol con puerco\n- taco meat",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "kept"),
+    [
+        (
+            "someone else is already bringing lasagna. of the others which is quickest?",
+            BAKED_PASTA,
+            ["baked-mostaccioli", "pastitsio", "cheesy-pasta-bake"],
+        ),
+        # A dislike leaves out every recipe with it in, pointed at by "those".
+        (
+            "my friend doesnt eat pork so skip those. which of the rest?",
+            TACOS,
+            ["chicken-tacos", "taco-meat"],
+        ),
+    ],
+)
+def test_a_recipe_set_aside_by_what_someone_brings_or_does_not_eat(message, turns, kept):
+    assert resolve(message, *turns).recipe_ids == kept
+
+
+@pytest.mark.parametrize(
+    "message", ["nice, what do i eat that with?", "ok im making that tonight. any tips?"]
+)
+def test_that_after_a_verb_points_at_the_recipe_in_focus(message):
+    turn = "Belgian pear syrup is perfect for overripe pears: cook them down with apples and sugar."
+
+    assert resolve(message, "loads of overripe pears, ideas?", turn).recipe_ids == ["belgian-pear-syrup"]
+
+
+def test_it_after_a_dish_the_message_names_is_that_dish():
+    turns = ("a pizza for friday?", "The Pan pizza, or the Wholemeal Pizza if you are short on time.")
+
+    resolved = resolve("What's the recipe for limoncello and how long does it have to infuse?", *turns)
+
+    assert resolved.rule != "focus"
+    assert "pizza" not in resolved.question.lower()
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -46,6 +46,7 @@ from app.chat.references.vocabulary import (
     CLAUSE_WORDS,
     COUNTS,
     DESCRIBED,
+    DISLIKE,
     EXCLUDED,
     EXCLUSIVE,
     FOCUS,
@@ -215,7 +216,7 @@ class Resolver:
         disliked = ""
         for match in [*EXCLUDED.finditer(message), *RULED_OUT.finditer(message)]:
             what = match["what"]
-            dislike = bool(re.match(r"^(?:i\b|(?:i'?m )?not a fan)", match["clause"], re.I))
+            dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
             if what.lower() in POINTER and disliked:
                 what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
             elif dislike:
@@ -356,6 +357,8 @@ class Resolver:
         match = FOCUS.search(message)
         if match is None or (self._focus is None and SET_WORDS.search(message)):
             return None  # "all of those … or is it only the carnitas": the set, said as one
+        if self.names.anywhere(message[: match.start()]):
+            return None  # "the recipe for limoncello, and how long does it infuse": the one named
         # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
         # "it" stands for the set in view, never for a fresh search that finds other dishes.
         meant = [self._focus] if self._focus else offered

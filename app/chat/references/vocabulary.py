@@ -59,7 +59,8 @@ FOCUS = re.compile(
     r"|it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
-    r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon ))"
+    r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
+    r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
     rf"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
     r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
@@ -87,11 +88,19 @@ SET_LEAD = re.compile(
     r"|the (?:three|two|four))\s*[,:]?\s*",
     re.I,
 )
+# Who does not eat something, said before it: "i don't like", "my friend doesnt eat".
+DISLIKE = (
+    r"(?:(?:my|our|his|her|their) )?(?:i|[a-z]+) (?:don't|do not|dont|doesn't|doesnt|does not|can't|cant)"
+    r" (?:like|want|fancy|eat|have)"
+)
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not|apart from|except(?: for)?|other than"
     r"|besides|but not|skip"
-    r"|anything but|everything but|leave out|leaving out|without|(?:already |just )?(?:had|did|made|cooked)"
-    r"|i (?:don't|do not|dont) (?:like|want|fancy|eat)|no)\s+(?:the\s+)?(?!an?\b)"
+    r"|anything but|everything but|leave out|leaving out|without"
+    r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
+    r"(?:had|did|made|cooked|bringing|brought)"
+    # "i don't like", "my friend doesnt eat": a dislike, which leaves out every recipe with it.
+    rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)"
     r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please"
     r"|thanks|last|yesterday|already|haha|lol)\b)[\w'-]+)?)"
     r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately))*"
