@@ -587,6 +587,14 @@ def test_it_after_a_dish_the_message_names_is_that_dish():
     assert "pizza" not in resolved.question.lower()
 
 
+def test_a_dish_asked_for_beside_a_recipe_keeps_the_diet_asked_before():
+    turns = ("hosting 6 saturday, one is coeliac. something impressive?", "The Tuscan Style Pork Roast.")
+
+    assert resolve("and a starter to go with it?", *turns).question == (
+        "And a starter to go with the Tuscan Style Pork Roast, gluten-free?"
+    )
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -38,6 +38,7 @@ from app.chat.references.vocabulary import (
     WANTING,
 )
 from app.http.bodies import Message
+from app.search.accompaniments import SERVED_WITH
 from app.search.filters import DIET_FLAGS
 from app.search.question_reader import KITCHENS, read_question
 
@@ -225,6 +226,21 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     return Resolution(
         finish(question + "?", message), names.named(question), inherited.carried(), rule="carry-over"
     )
+
+
+def beside(
+    resolution: Resolution, message: str, history: Sequence[Message], names: RecipeNames
+) -> Resolution:
+    """A dish asked for beside a recipe ("and a starter to go with it?") keeps the diets,
+    exclusions, kitchen and time asked for earlier: the coeliac guest eats the starter too."""
+    if not SERVED_WITH.search(message):
+        return resolution
+    asked = asked_for(history, names)
+    kept = Constraints(diets=asked.diets, minutes=asked.minutes, exclude=asked.exclude, kitchen=asked.kitchen)
+    if kept.empty():
+        return resolution
+    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(kept.carried())}", message)
+    return replace(resolution, question=question, carried=[*resolution.carried, *kept.carried()])
 
 
 def others(

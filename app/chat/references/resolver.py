@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import carry_over, food_pointer, others
+from app.chat.references.carried import beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
 from app.chat.references.offered import in_passing, numbered, said_of, title_keys
 from app.chat.references.phrasing import considering, finish, the
@@ -111,7 +111,7 @@ class Resolver:
         self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
         self._items = numbered(history[at].content, found[at]) if at is not None else {}
         self._focus = self.focus(turns, history)
-        resolution = self._resolve(message, history, offered, own)
+        resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
         return replace(resolution, mentioned=self._named)
