@@ -34,6 +34,8 @@ from app.search.question_reader import read_question
             {"exclude": ("pork",)},
         ),
         ("a roast, my wife avoids beef", "a roast, my wife", {"exclude": ("beef",)}),
+        # Typed as people type: "doesnt", "skip any with".
+        ("he doesnt eat eggs so skip any with eggs. dessert?", "he so . dessert?", {"exclude": ("eggs",)}),
         ("she can't have gluten or dairy", "she or dairy", {"gluten_free": True, "dairy_free": True}),
         ("I don't eat meat, any curries?", "I , any curries?", {"vegetarian": True}),
         ("desserts? my son is lactose intolerant", "desserts? my son is", {"dairy_free": True}),

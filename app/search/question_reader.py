@@ -77,7 +77,7 @@ HURRY_MINUTES = 30
 LETTER = r"[^\W\d_]"
 WORD = rf"{LETTER}(?:{LETTER}|['-])*"
 # One thing to leave out: a word, or two ("tomato sauce"), never running into the next clause.
-ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b){WORD})?"
+ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b|so\b|then\b){WORD})?"
 # "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
@@ -102,8 +102,9 @@ EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
-    r"|(?:doesn't|does not|don't|dont|do not|can't|cant|cannot|won't|never) (?:eat|eats|have|touch)"
-    r"|avoids?|avoiding|allergic to)"
+    r"|(?:doesn't|doesnt|does not|don't|dont|do not|can't|cant|cannot|won't|wont|never)"
+    r" (?:eat|eats|have|touch)"
+    r"|avoids?|avoiding|allergic to|skip (?:any(?:thing)? )?(?:with|containing))"
     r"\s+(?:any\s+|a\s+|an\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b",
