@@ -595,6 +595,14 @@ def test_a_dish_asked_for_beside_a_recipe_keeps_the_diet_asked_before():
     )
 
 
+def test_a_request_in_the_last_sentence_inherits_after_what_comes_before():
+    resolved = resolve("my friend doesnt eat eggs so skip any with eggs. what about dessert?", *VEGETARIAN)
+
+    assert (
+        resolved.question == "my friend doesnt eat eggs so skip any with eggs. What about vegetarian dessert?"
+    )
+
+
 def test_set_and_forget_is_no_change_of_topic():
     resolved = resolve("which of these can i dump in the slow cooker and forget about", *VEGETARIAN)
 

@@ -136,6 +136,14 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         if resolved is None:
             return None
         return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
+    before, _, last = message.strip().rpartition(". ")
+    said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "perfect. and …" says nothing
+    if said_before and ELLIPSIS_LEAD.sub("", last).strip(" ?!.,"):
+        # "my friend doesnt eat eggs. what about dessert?": the request is the last sentence.
+        resolved = carry_over(last, history, names)
+        if resolved is None:
+            return None
+        return replace(resolved, question=f"{before}. {resolved.question}")
     # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
     message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
     message = re.sub(r"[a-z]+", lambda w: SHORTHAND.get(w.group().lower(), w.group()), message, flags=re.I)
