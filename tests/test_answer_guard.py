@@ -212,6 +212,7 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Preheat the pot.", "Simmer."])
 
     assert compose("Does the Jam keep?", [jam, soup]).text == 'Jam [jam] says: "Store in jars for months."'
+    assert compose("how long does the Jam keep?", [jam]).kind == "keeping"  # not how long it takes
     assert compose("can I freeze the Soup?", [jam, soup]).text == (
         "Soup [soup] does not say how it keeps, frozen or ahead of time."
     )

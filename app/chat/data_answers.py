@@ -62,14 +62,15 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         )
     if not recipes:
         return Composed("I found no recipe that matches. Try other words, or fewer conditions.", "none")
+    # Keeping before time: "how long does it keep?" asks how it keeps, not how long it takes.
     for kind in (
         _diet,
+        _keeping,
         _how_long,
         _how_many,
         _ingredients,
         _without,
         _has,
-        _keeping,
         _method,
         _heat,
         _effort,
