@@ -28,6 +28,8 @@ KEYS_KEPT = 65536
 
 def fold(text: str) -> str:
     """Lower case without accents: "Älplermagronen" → "alplermagronen"."""
+    if text.isascii():
+        return text.lower()  # most text has no accent to take off, and a letter loop is slow
     text = unicodedata.normalize("NFKD", text.lower())
     return "".join(c for c in text if not unicodedata.combining(c))
 

@@ -18,12 +18,13 @@ from app.chat.listed_dishes import ASIDE, BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import (
     FUZZY_LENGTH,
     KEYS_KEPT,
+    WORD,
     alias_index,
     aliases,
     deletions,
     everyday,
+    fold,
     key,
-    keys_of,
     nicknames,
     one_slip,
     words,
@@ -94,10 +95,12 @@ class RecipeNames:
         """`cooking`: each recipe's ingredient lines and steps, whose everyday words ("the
         pastry", "the skillet") name no recipe."""
         self.titles = dict(titles)
-        # The recipes whose ingredients or steps hold each word key.
+        # The recipes whose ingredients or steps hold each word key, for the titles' words:
+        # only those are ever asked about. Read once per catalog, uncached: the texts are long.
+        said_in_titles = {key(w) for title in self.titles.values() for w in words(title)}
         self._held: dict[str, set[str]] = {}
         for recipe_id, lines in (cooking or {}).items():
-            for k in keys_of(tuple(lines)):
+            for k in {key(w) for w in WORD.findall(fold(" ".join(lines)))} & said_in_titles:
                 self._held.setdefault(k, set()).add(recipe_id)
         # alias (a tuple of word keys) → recipe id.
         self._aliases = alias_index(self.titles)
