@@ -29,9 +29,11 @@ from app.search.text import stem
 
 log = logging.getLogger(__name__)
 
+# The negations people type before what they eat, as they type them: "doesnt", "do not".
+NEGATED = r"don't|dont|doesn't|doesnt|do not|does not|can't|cant"
 # A diet said as a refusal: "they can't have gluten or dairy", "off dairy", "doesn't eat meat".
 REFUSING = (
-    r"(?:(?:can't|cant|cannot|can not|don't|dont|doesn't|doesnt|do not|does not|won't|no longer|never)"
+    rf"(?:(?:{NEGATED}|cannot|can not|won't|no longer|never)"
     r" (?:have|eat|eats|do|tolerate|digest|touch)|off|avoids?|avoiding|nothing with|allergic to)"
     r" (?:any )?(?:[a-z]+(?:,| or| and|/) ?){0,3}"
 )
@@ -102,7 +104,7 @@ EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
     r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
-    r"|(?:doesn't|doesnt|does not|don't|dont|do not|can't|cant|cannot|won't|wont|never)"
+    rf"|(?:{NEGATED}|cannot|won't|wont|never)"
     r" (?:eat|eats|have|touch)"
     r"|avoids?|avoiding|allergic to|skip (?:any(?:thing)? )?(?:with|containing))"
     r"\s+(?:any\s+|a\s+|an\s+)?"

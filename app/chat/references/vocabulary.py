@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from app.chat.name_spelling import key
+from app.search.question_reader import NEGATED
 
 SWITCH = re.compile(
     # "Actually, …" opens a change of topic; "does it actually take an hour" changes nothing.
@@ -90,7 +91,7 @@ SET_LEAD = re.compile(
 )
 # Who does not eat something, said before it: "i don't like", "my friend doesnt eat".
 DISLIKE = (
-    r"(?:(?:my|our|his|her|their) )?(?:i|[a-z]+) (?:don't|do not|dont|doesn't|doesnt|does not|can't|cant)"
+    rf"(?:(?:my|our|his|her|their) )?(?:i|[a-z]+) (?:{NEGATED})"
     r" (?:like|want|fancy|eat|have)"
 )
 EXCLUDED = re.compile(
