@@ -64,11 +64,14 @@ SETS = {
     # (7551bb9), then studied in the sixth round.
     "held out, round 5": HERE / "followups_holdout_5.jsonl",
     # Written by someone who saw no code, before the sixth round; measured before it (7cb348f)
-    # and after it, never studied.
+    # and after it, then studied in the seventh round.
     "held out, round 6": HERE / "followups_holdout_6.jsonl",
+    # Written by someone who saw no code, before the seventh round; measured before it
+    # (5146306) and after it, never studied.
+    "held out, round 7": HERE / "followups_holdout_7.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 6"})
+MEASURED_ONCE = frozenset({"held out, round 7"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
