@@ -51,6 +51,8 @@ SETS = {
     "development, round 4": HERE / "followups_fourth.jsonl",
     # Written by someone who saw no code, at the end of the sixth round; measured once, then studied.
     "development, round 5": HERE / "followups_fifth.jsonl",
+    # Written by someone who saw no code, before the seventh round; measured once, then studied.
+    "development, round 6": HERE / "followups_sixth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
