@@ -936,3 +936,184 @@ def test_unrelated_changes_the_topic():
     message = "thanks will do the shakshouka. unrelated but whats the best hangover breakfast"
 
     assert resolve(message, *VEGETARIAN).question == message
+
+
+# How assistants and people write dishes and pointers, met in the seventh round.
+
+
+def test_a_title_with_a_letter_no_accent_folding_takes_to_a_z_is_still_named():
+    turns = ("scandi christmas food?", "- Swedish pancakes\n- Glühwein\n- Scandinavian coffee cake")
+    message = "do you have a recipe for danish risengrød? my gf wants it on christmas eve"
+
+    # "it" is the Risengrød the message names, not the set offered.
+    assert resolve(message, *turns).question == message
+
+
+def test_a_list_item_names_its_dish_by_the_first_word_of_the_title():
+    turns = ("bread to make with kids?", "* **Damper** - campfire bread\n* **Naan** - soft Indian flatbread")
+
+    assert resolve("do any of these not need yeast?", *turns).recipe_ids == ["damper", "naan-bread"]
+
+
+def test_a_title_cut_short_is_not_named_when_another_dish_follows():
+    turns = (
+        "pizza tonight, which dough?",
+        "- the basic pizza dough\n- a no-knead dough, it rests for a day\n\nTop with the easy pizza sauce.",
+    )
+
+    # Nor is the sauce the prose names after the list one of the options.
+    assert resolve("which of them is doable by 7pm? its 5 now", *turns).recipe_ids == [
+        "pizza-dough",
+        "no-knead-pizza-dough",
+    ]
+
+
+def test_an_item_the_catalog_does_not_spell_is_the_title_its_description_gives():
+    turns = (
+        "a soup from eastern europe?",
+        "1. **Ukrainian borscht** - hot beetroot soup\n2. **Šaltibarščiai** - Lithuanian cold borscht, pink"
+        "\n3. **Okroshka** - Russian cold soup with kefir",
+    )
+
+    assert resolve("the 2nd one, can i use yoghurt?", *turns).recipe_ids == ["lithuanian-cold-borscht"]
+
+
+CURRIES = (
+    "curry night ideas",
+    "- **Red lentil dahl** - mild, vegan\n- **Panang-style beef curry** - with peanut butter\n"
+    "- **Chicken tikka masala** - slow cooker",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "question"),
+    [
+        # An adjective of a food describes by the food.
+        (
+            "the peanutty one, can i make it w/o the nuts",
+            CURRIES,
+            "The Panang-Style Beef Curry, can i make it w/o the nuts",
+        ),
+        # What the one picked has, and the diet it was picked by, stay said.
+        (
+            "the one with the anchovies, can i just leave them out?",
+            ("cupboard pasta?", "1. Cacio e pepe - pecorino\n2. Puttanesca - tomatoes, anchovies, capers"),
+            "The Spaghetti alla puttanesca with the anchovies, can i just leave them out?",
+        ),
+        (
+            "the vegan one - what should i stuff them with",
+            (
+                "brunch ideas?",
+                "- Shakshouka - eggs in tomato\n- Arepas - corn patties, plant-based if you like",
+            ),
+            "The vegan Venezuelan Arepa - what should i stuff them with",
+        ),
+    ],
+)
+def test_a_description_keeps_what_the_user_asked_by(message, turns, question):
+    assert resolve(message, *turns).question == question
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # A time said of one recipe sets it aside.
+        (
+            "def not the 8 hour one. out of the rest whats quickest",
+            ["hoisin-pork-belly", "marinated-pork-steaks"],
+        ),
+        # "the one with pork in it": every recipe of the set with pork.
+        (
+            "anything but the one with chipotle in it lol. which of the rest?",
+            ["hoisin-pork-belly", "marinated-pork-steaks"],
+        ),
+    ],
+)
+def test_a_recipe_set_aside_by_its_time_or_what_it_has(message, kept):
+    turns = (
+        "pork shoulder ideas?",
+        "1. Slow-cooked carnitas - chipotle and cumin, about 8h\n2. Hoisin pork belly - sticky glaze\n"
+        "3. Marinated pork steaks - soy, honey, lime",
+    )
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.rule == "exclusion"
+    assert resolved.recipe_ids == kept
+    assert resolved.question.startswith("Considering the Hoisin Pork Belly and the Marinated pork steaks, wh")
+
+
+def test_two_ordinals_together_pick_both():
+    turns = ("cookies for a bake sale?", "- Chocolate chip cookies\n- Oatmeal cookies\n- Matcha cookies")
+
+    assert resolve("first and last one pls, how many does each make", *turns).recipe_ids == [
+        "chocolate-chip-cookies",
+        "matcha-cookies",
+    ]
+
+
+def test_each_of_those_counts_the_set_whatever_food_the_message_names():
+    turns = ("lemon desserts?", "- Lemon pudding\n- Limoncini, Italian lemon buns\n- Lemon Meringue Pie")
+
+    assert resolve("how many lemons does each of those use?", *turns).rule == "set"
+
+
+def test_a_one_word_title_beside_other_dishes_in_prose_is_offered():
+    turns = (
+        "impressive dinner party main?",
+        "How about a beef Wellington, a big homemade lasagna, or a Pot Roast?",
+    )
+
+    assert "lasagna" in resolve("can I prep them the day before?", *turns).recipe_ids
+
+
+def test_a_verb_opening_a_clause_is_no_dish():
+    turns = (
+        "thinking beef wellington for 8?",
+        "Sear the fillet, wrap it in ham, then in puff pastry, and bake for 40 minutes.",
+    )
+
+    assert resolve("can i get it all wrapped the night before?", *turns).recipe_ids == ["beef-wellington"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # The first message's "it" is the slow cooker it names: its request is carried.
+        (
+            ("i have a slow cooker, what can i chuck in it in the morning?", "The Chicken Tikka Masala."),
+            "any pork ones",
+            "Any pork recipes, in a slow cooker?",
+        ),
+        # How many are eating is carried into the next course.
+        (
+            (
+                "having 8 people over, one is coeliac. mains?",
+                "The Valencian Paella or the Chicken Paprikash.",
+            ),
+            "and for pudding?",
+            "What about gluten-free recipes for pudding, for 8 people?",
+        ),
+        # "not feeling any of those" leaves nothing out; "that need using up" points at nothing.
+        (
+            (
+                "veggie weeknight dinners?",
+                "The Pasta Alla Norma or the Stuffed Round Squash.",
+                "hmm not feeling any of those",
+                "Tell me what you have.",
+            ),
+            "got a massive box of mushrooms that need using up",
+            "What about vegetarian recipes with a massive box of mushrooms that need using up?",
+        ),
+    ],
+)
+def test_what_was_asked_before_is_carried_as_people_say_it(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["random but how do i make mayo, my blender keeps splitting it", "random q: how long do eggs boil?"],
+)
+def test_random_opens_a_new_topic(message):
+    assert resolve(message, *VEGETARIAN).question == message

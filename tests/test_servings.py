@@ -20,6 +20,11 @@ from app.search.servings import enough_first, people
         ("bake for 20 minutes", None),
         ("simmer for 2-3 hours", None),
         ("a curry", None),
+        ("having 8 people over on saturday", 8),
+        ("theres 6 of us", 6),
+        # Who cannot eat something is no count of guests.
+        ("one of us is coeliac", None),
+        ("two of us are vegan", None),
     ],
 )
 def test_how_many_a_question_cooks_for(question: str, count: int | None):

@@ -20,7 +20,10 @@ from app.chat.name_spelling import FUZZY_LENGTH, alias_index, key, one_slip, wor
 CLAUSE = re.compile(r"[^\n•;,:.!?()–—]+")
 OPENING = re.compile(
     r"^(?:\s|[-*\d.)]|\b(?:and|or|the|a|an|some|try|how about|maybe|also|plus|then|here are|here's|there are"
-    r"|there's|there is|we have|i found|i have|you could make|you could try|you could do|you might like)\b)+",
+    r"|there's|there is|we have|i found|i have|you could make|you could try|you could do|you might like"
+    # Praise that no title holds: "a big homemade lasagna".
+    r"|big|homemade|home-made|proper|lovely|nice|good|little|huge|giant|great|tasty|delicious|yummy"
+    r"|cosy|cozy|comforting|impressive|fancy)\b)+",
     re.I,
 )
 # Inside a clause, "and" and "or" may open the next dish of an enumeration.
@@ -66,6 +69,8 @@ MEASURES = frozenset(
         "sprig",
     }
 )
+# Words after which the one word opening a clause is a verb: "wrap it in pastry", "dip them".
+OBJECTS = frozenset({"it", "them", "this", "that", "everything", "up", "out", "over", "off", "all"})
 # The dish opens its clause: at most this many words ("classic", "Belgian") come before it.
 QUALIFIERS = 1
 OPENING_WORDS = 6
@@ -120,11 +125,11 @@ class ListedDishes:
                 # What follows an item's dish describes it.
                 clause = next(CLAUSE.finditer(line.group(), bullet.end()), None)
                 if clause is not None:
+                    # "- Naan - soft flatbread": a spaced hyphen ends the dish as a dash does.
+                    head = clause.group().split(" - ", 1)[0]
                     found += [
                         (at, best.recipe_id)
-                        for at, best in self._clause(
-                            text, line.start() + clause.start(), clause.group(), aside_ends
-                        )
+                        for at, best in self._clause(text, line.start() + clause.start(), head, aside_ends)
                         if best is not None
                     ][:1]
                 continue
@@ -232,6 +237,10 @@ class ListedDishes:
         matched = [*at, *cut]
         weight = sum(self._weight[k] for k in matched) / sum(self._weight[k] for k in wanted)
         recipe_id = self._aliases[alias]
+        if len(wanted) == 1 == len(said) == len(matched):
+            # A one-word title, said alone: a dish in a list, or beside another ("a beef
+            # Wellington, a big homemade lasagna, or …").
+            return Candidate(recipe_id, weight, end, whole=False)
         if len(matched) == len(wanted) and len(wanted) > 1:
             # Only a title written whole from the clause's first word counts outside a list:
             # "a creamy mushroom sauce on the side" may be a side, not a recipe on offer.
@@ -242,10 +251,15 @@ class ListedDishes:
         (only,) = at if len(at) == 1 else ("",)
         following = said[end] if end < len(said) else ""
         if (
-            only == wanted[-1]
+            only
             and self._owners[only] == 1
             and not cut
+            # "- **Naan** - soft flatbread": a clause of one word is the dish, by the first word
+            # of its title; and a title's last word goes alone ("goulash with potatoes").
+            and ((len(said) == 1 and only == wanted[0]) or only == wanted[-1])
             and (following in FILLER or following not in self._owners)
+            # "wrap it in mushroom duxelles": a verb and its object, no Breakfast Wrap.
+            and following not in OBJECTS
         ):
             return Candidate(recipe_id, weight, end, whole=False)
         return None

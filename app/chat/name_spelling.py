@@ -4,9 +4,10 @@ one slip in a longer word, and the short names a title goes by."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
+
+from app.search.text import fold
 
 # Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
 # meets "shakshouka". Applied in order, after accents are gone.
@@ -24,14 +25,6 @@ DOUBLED = re.compile(r"(.)\1+")
 # CPU. Bounded caches, since texts come from clients.
 WORDS_KEPT = 4096
 KEYS_KEPT = 65536
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: "Älplermagronen" → "alplermagronen"."""
-    if text.isascii():
-        return text.lower()  # most text has no accent to take off, and a letter loop is slow
-    text = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in text if not unicodedata.combining(c))
 
 
 def words(text: str) -> list[str]:

@@ -23,18 +23,19 @@ from app.chat.name_spelling import (
     aliases,
     deletions,
     everyday,
-    fold,
     key,
     nicknames,
     one_slip,
     words,
 )
 from app.recipes import Recipe
+from app.search.text import fold
 
 SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
 LEADS = frozenset(
     {"the", "try", "or", "a", "an", "make", "cook", "about", "some", "is", "called", "like", "want"}
+    | {"thinking", "making", "doing", "fancy", "love"}
 )
 
 
@@ -119,9 +120,11 @@ class RecipeNames:
         endings: dict[str, int] = {}
         for alias_keys in self._aliases:
             endings[alias_keys[-1]] = endings.get(alias_keys[-1], 0) + 1
+        self._shortened: set[tuple[str, ...]] = set()
         for alias_keys, recipe_id in list(self._aliases.items()):
-            if len(alias_keys) >= 3 and endings[alias_keys[-1]] >= 3:
-                self._aliases.setdefault(alias_keys[:-1], recipe_id)
+            if len(alias_keys) >= 3 and endings[alias_keys[-1]] >= 3 and alias_keys[:-1] not in self._aliases:
+                self._aliases[alias_keys[:-1]] = recipe_id
+                self._shortened.add(alias_keys[:-1])
         # Words that several titles share ("rice", "pasta"): in running text they are food.
         seen: dict[str, set[str]] = {}
         for alias_keys, recipe_id in self._aliases.items():
@@ -215,7 +218,9 @@ class RecipeNames:
             match = self._longest_at(keys, position)
             if match is not None:
                 length, recipe_id = match
-                if self._written_as_name(text, tokens, position, length):
+                if self._written_as_name(text, tokens, position, length) and not self._other_dish_after(
+                    text, tokens, keys, position, length
+                ):
                     found.append(Mention(recipe_id, position, position + length))
                     position += length
                     continue
@@ -254,6 +259,17 @@ class RecipeNames:
                 return Mention(ids.pop(), start, start + length)
         return None
 
+    def _other_dish_after(
+        self, text: str, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, length: int
+    ) -> bool:
+        """Whether a title said without its last word goes straight on with another dish's: "a
+        no-knead dough" is no No-knead Bread ("- Butter chicken masala - chicken in …" is one)."""
+        end = start + length
+        if end >= len(keys) or not any(a in self._shortened for a in _combinations(keys[start:end])):
+            return False
+        joined = not text[tokens[end - 1].end() : tokens[end].start()].strip()
+        return joined and any(k in self._heads for k in keys[end])
+
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
         lengths = {n for k in keys[start] for n in self._lengths_from.get(k, ())}
         for length in sorted(lengths, reverse=True):
@@ -271,11 +287,15 @@ class RecipeNames:
         line = text[text.rfind("\n", 0, span[0].start()) + 1 : span[0].start()]
         # "- **Tzatziki** - greek yogurt, …": bold is no word of the item.
         before_it = BULLET.sub("", line, count=1).strip(" *_") if BULLET.match(line) else ""
-        if before_it and (length == 1 or DESCRIBING.search(before_it) or before_it[:1].isdigit()):
+        describing = DESCRIBING.search(before_it) if before_it else None
+        if before_it and (length == 1 or describing or before_it[:1].isdigit()):
             # In a list item, an ingredient line ("- 1 cup Rice") or the description after
             # the dish ("- Goulash (2 hours): beef, Bread", "- Tzatziki - Greek yogurt, dill")
-            # names no dish; a one-word title names one only as the item's first word.
-            return False
+            # names no dish; a one-word title names one only as the item's first word. But
+            # an item whose dish the catalog does not spell ("- Šaltibarščiai - Lithuanian
+            # cold borscht, …") is the title its description gives.
+            head = before_it[: describing.start()] if describing else ""
+            return length > 1 and bool(head) and not self.knows(head)
         first_of_item = BULLET.match(line) is not None and not before_it  # "1. Lasagna" is no amount
         amount = AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()])
         if length == 1 and amount and not first_of_item:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from app.search.text import fold
 
 LEXICON = Path(__file__).with_name("intents.json")
 
@@ -28,12 +29,6 @@ class Intent:
     # Those of its phrases that say nothing of the dish in the catalog's words: not searched
     # ("cold day" would find cold soups, "starter" a sourdough starter).
     unsearched: re.Pattern[str] | None = None
-
-
-def fold(text: str) -> str:
-    """Lower case, accents dropped, curly apostrophes straightened: how phrases are matched."""
-    decomposed = unicodedata.normalize("NFKD", text.lower().replace("\u2019", "'"))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @cache

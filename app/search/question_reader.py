@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,8 +23,8 @@ from app.prompts import prompt
 from app.providers.protocols import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
-from app.search.intents import fold, intent_names, intents, named_intents, read_intents, with_intents
-from app.search.text import stem
+from app.search.intents import intent_names, intents, named_intents, read_intents, with_intents
+from app.search.text import fold, stem
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +118,8 @@ NOT_EXCLUDABLE = {
     *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
     *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
+    # "not feeling any of those", "not keen", "not fussed": a mood, not an ingredient.
+    *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
 }
 
 
@@ -132,18 +133,7 @@ class ReadQuestion:
     intents: tuple[str, ...] = ()
 
 
-# Letters that case-insensitive matching takes for a-z but that are not: the dotless i (ı),
-# the dotted capital I (İ, whose lower case is i plus a combining dot) and the long s (ſ) all
-# match `[a-z]` under re.I. They fold to the letter meant; anything else that is not a-z after
-# folding is refused by the filters, and dropped here.
-FOLDED = str.maketrans({"ı": "i", "ſ": "s", "ß": "ss", "æ": "ae", "œ": "oe", "ø": "o"})
 EXCLUDED = TypeAdapter(Excluded)
-
-
-def folded(text: str) -> str:
-    """`text` in plain a-z where a letter has one: accents dropped, look-alikes mapped."""
-    decomposed = unicodedata.normalize("NFKD", text.lower().translate(FOLDED))
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def checked_filters(
@@ -160,7 +150,7 @@ def checked_filters(
     kept: list[str] = []
     for phrase in excluded:
         try:
-            word = EXCLUDED.validate_python(folded(phrase))
+            word = EXCLUDED.validate_python(fold(phrase))
         except ValidationError:
             not_applied.append(
                 f"exclude: {shown(phrase)} is not one to three plain words of 40 letters at most"
@@ -205,7 +195,7 @@ def read_question(question: str) -> ReadQuestion:
             (match["what"] or match["free"] or "").lower().split(),
             *(m["item"].lower().split() for m in more),
         ]
-        kept = [" ".join(words) for words in items if words and folded(words[0]) not in NOT_EXCLUDABLE]
+        kept = [" ".join(words) for words in items if words and fold(words[0]) not in NOT_EXCLUDABLE]
         if kept:
             excluded += kept
             # Out of the searched text even when the filter refuses it: searching for what the
@@ -316,8 +306,8 @@ def checked_reading(reading: ModelReading, question: str) -> ReadQuestion:
     """A model's reading of `question`, held to it: only what the question said may be left
     out, a diet can only be asked for, and only the lexicon's intents count, whose words are
     ours: the model picks them, it does not write them."""
-    said = {stem(w) for w in re.findall(r"[a-z']+", folded(question))}
-    excluded = [p for p in reading.exclude if {stem(w) for w in folded(p).split()} <= said]
+    said = {stem(w) for w in re.findall(r"[a-z']+", fold(question))}
+    excluded = [p for p in reading.exclude if {stem(w) for w in fold(p).split()} <= said]
     diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
     filters = checked_filters(diet, reading.max_total_minutes, excluded)
     found = named_intents(reading.intents)

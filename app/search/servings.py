@@ -16,9 +16,15 @@ from app.search.open_question import Ranked
 NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 NUMBERS |= {"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a dozen": 12, "twenty": 20}
 # "for 4", "for six people", "feeds 8", but not "for 20 minutes" nor "at 180 degrees".
+COUNT = rf"(?P<count>\d{{1,3}}|{'|'.join(NUMBERS)})"
+# "for 4", "for six people", "feeds 8", but not "for 20 minutes" nor "at 180 degrees"; and
+# "8 people over", "there's 6 of us", "10 guests".
 FOR_PEOPLE = re.compile(
-    rf"\b(?:for|feeds?|serves?|serving)\s+(?:about\s+|around\s+)?(?P<count>\d{{1,3}}|{'|'.join(NUMBERS)})\b"
-    r"(?!\s*(?:-|to)?\s*\d*\s*(?:min|mins|minutes?|hours?|hrs?|h\b|seconds?|secs?|days?|weeks?|°|degrees))",
+    rf"\b(?:for|feeds?|serves?|serving)\s+(?:about\s+|around\s+)?{COUNT}\b"
+    r"(?!\s*(?:-|to)?\s*\d*\s*(?:min|mins|minutes?|hours?|hrs?|h\b|seconds?|secs?|days?|weeks?|°|degrees))"
+    rf"|\b{COUNT.replace('count', 'many')}\s+(?:people|persons|guests|ppl|of us|adults|friends)\b"
+    # "one of us is coeliac" counts no one.
+    r"(?!\s+(?:is|are|has|have|can|cant|can't|doesn't|doesnt|won't|wont|isn't|aren't)\b)",
     re.I,
 )
 # How many more candidates than offered are looked at for ones that serve enough.
@@ -32,7 +38,7 @@ def people(question: str) -> int | None:
     match = FOR_PEOPLE.search(question)
     if match is None:
         return None
-    said = match["count"].lower()
+    said = (match["count"] or match["many"]).lower()
     count = NUMBERS.get(said) or int(said)
     return count if 1 <= count <= 100 else None
 

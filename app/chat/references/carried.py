@@ -41,6 +41,7 @@ from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
 from app.search.filters import DIET_FLAGS
 from app.search.question_reader import KITCHENS, read_question
+from app.search.servings import people
 
 
 @dataclass
@@ -52,11 +53,14 @@ class Constraints:
     minutes: int | None = None
     exclude: list[str] = field(default_factory=list)
     kitchen: str | None = None  # "without an oven", "in a slow cooker"
+    people: int | None = None  # "8 people over": how many it cooks for
 
     def tail(self) -> list[str]:
-        """How the exclusions, the kitchen and the time limit are written after a question."""
+        """How the exclusions, the kitchen, the time limit and the guests are written after a
+        question."""
         said = [f"without {e}" for e in self.exclude] + ([self.kitchen] if self.kitchen else [])
-        return said + ([f"ready in under {self.minutes} minutes"] if self.minutes is not None else [])
+        said += [f"ready in under {self.minutes} minutes"] if self.minutes is not None else []
+        return said + ([f"for {self.people} people"] if self.people else [])
 
     def carried(self) -> list[str]:
         """Each request, as the rewrite reports what it carried."""
@@ -71,6 +75,7 @@ class Constraints:
             or self.minutes is not None
             or self.exclude
             or self.kitchen
+            or self.people
         )
 
 
@@ -84,6 +89,7 @@ def constraints(texts: Sequence[str]) -> Constraints:
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes
         found.kitchen = next((said for kind, said in KITCHENS if kind.search(text)), found.kitchen)
+        found.people = people(text) or found.people
         # "no oven" is said by the kitchen, not as an ingredient left out.
         left_out = [e for e in filters.exclude if not (found.kitchen and e in found.kitchen)]
         found.exclude += [e for e in left_out if e not in found.exclude]
@@ -122,7 +128,13 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     recipe and sets no diet for what follows."""
     users = [m.content for m in history if m.role == "user"]
     since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
-    asked = [text for text in users[since:] if not ASKS_ABOUT.search(text) and not names.named(text)]
+    # The conversation's first message has nothing before it to ask about: "what can i chuck
+    # in it" is about the slow cooker it has just named.
+    asked = [
+        text
+        for n, text in enumerate(users[since:], since)
+        if not names.named(text) and ((n == 0 and history[0].role == "user") or not ASKS_ABOUT.search(text))
+    ]
     return constraints(asked)
 
 
@@ -183,6 +195,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         minutes=None if mine.minutes is not None else earlier.minutes,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
         kitchen=None if mine.kitchen else earlier.kitchen,
+        people=None if mine.people else earlier.people,
     )
     if mine.main in MEATS:
         # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.
@@ -244,7 +257,7 @@ def beside(
     if not SERVED_WITH.search(message):
         return resolution
     asked = asked_for(history, names)
-    kept = Constraints(diets=asked.diets, minutes=asked.minutes, exclude=asked.exclude, kitchen=asked.kitchen)
+    kept = replace(asked, cuisine=None, dish=None, main=None)
     if kept.empty():
         return resolution
     question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(kept.carried())}", message)

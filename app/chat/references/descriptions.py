@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
@@ -14,7 +17,8 @@ MEATLESS = frozenset({"meatless", "meat free", "veggie", "no meat", "without mea
 def matches(description: str, recipe: Recipe) -> int:
     """How well `description` ("noodle", "french", "vegan", "meaty") fits `recipe`: 3 by its
     title, 2 by its tags or diet, 1 by its ingredients, 0 not at all."""
-    wanted = [key(w) for w in words(description) if w not in ("the", "one", "ones", "a", "with")]
+    said_words = [w for w in words(description) if w not in ("the", "one", "ones", "a", "with")]
+    wanted = [key(w) for w in said_words]
     if not wanted:
         return 0
     if all(w in {key(t) for t in words(recipe.title)} for w in wanted):
@@ -30,7 +34,19 @@ def matches(description: str, recipe: Recipe) -> int:
         return 2 if not recipe.vegetarian else 0
     ingredients = keys_of(tuple(recipe.ingredients))
     # "pork" is also the bacon, ham or guanciale of an ingredient list.
-    return 1 if all(w in ingredients or FAMILIES.get(w, set()) & ingredients for w in wanted) else 0
+    return 1 if all(any(holds(v, ingredients) for v in foods(w)) for w in said_words) else 0
+
+
+def holds(food: str, ingredients: AbstractSet[str]) -> bool:
+    return food in ingredients or bool(FAMILIES.get(food, set()) & ingredients)
+
+
+def foods(word: str) -> list[str]:
+    """A word's key and, when it is the adjective of a food ("peanutty", "cheesy", "lemony",
+    "fishy"), the food's."""
+    if len(word) <= 4 or not word.endswith("y"):
+        return [key(word)]
+    return [key(word), key(word[:-1]), key(word[:-1] + "e")]
 
 
 def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
@@ -43,13 +59,30 @@ def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
     return [pick(timed, key=lambda r: r.total_minutes or 0)]
 
 
+# "the 8 hour one", "the 20-minute one", "the 2h one".
+DURATION = re.compile(r"(?P<amount>\d+(?:\.\d+)?)\s*-?\s*(?P<unit>hours?|hrs?|h|minutes?|mins?|m)\b", re.I)
+
+
+def by_duration(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
+    """ "the 8 hour one": the recipe whose time is nearest, if one is within half or double."""
+    said = DURATION.search(description)
+    if said is None:
+        return None
+    minutes = float(said["amount"]) * (60 if said["unit"].lower().startswith("h") else 1)
+    timed = [r for r in recipes if r.total_minutes]
+    near = [r for r in timed if minutes / 2 <= (r.total_minutes or 0) <= minutes * 2]
+    if not near:
+        return None
+    return [min(near, key=lambda r: abs(math.log((r.total_minutes or 1) / minutes)))]
+
+
 def described(
     description: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None
 ) -> list[Recipe]:
     """The recipes of the set that `description` picks out, best fit only: by the catalog's
     data, or else by the words the assistant said of each (`said`, by id): "the sandwich
     one" after "the francesinha, that massive sandwich with …"."""
-    if (timed := by_time(description, recipes)) is not None:
+    if (timed := by_time(description, recipes) or by_duration(description, recipes)) is not None:
         return timed
     scores = [(matches(description, r), r) for r in recipes]
     best = max((s for s, _ in scores), default=0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from app.chat.listed_dishes import FILLER
+from app.chat.listed_dishes import BULLET, FILLER, LINE
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.http.bodies import Message
@@ -51,6 +51,15 @@ def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
         if inside:
             items[int(mark[1])] = min(inside, key=lambda i: places[i])
     return items
+
+
+def on_the_list(text: str, ids: Sequence[str], places: Mapping[str, int]) -> list[str]:
+    """The recipes a turn offers: the items of its list, when two or more of them name one.
+    A dish its prose names around the list ("Top it with the easy pizza sauce") is not one
+    of the options."""
+    items = [line.span() for line in LINE.finditer(text) if BULLET.match(line.group())]
+    listed = [i for i in ids if any(start <= places[i] < end for start, end in items)]
+    return listed if len(listed) >= 2 else list(ids)
 
 
 def title_keys(recipe: Recipe) -> set[str]:

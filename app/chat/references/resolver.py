@@ -36,7 +36,7 @@ from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
-from app.chat.references.offered import in_passing, numbered, said_of, title_keys
+from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
@@ -46,12 +46,15 @@ from app.chat.references.vocabulary import (
     CLAUSE_WORDS,
     COUNTS,
     DESCRIBED,
+    DIET,
     DISLIKE,
+    ELLIPSIS_LEAD,
     EXCLUDED,
     EXCLUSIVE,
     FOCUS,
     ONE_WITH,
     ORDINAL,
+    ORDINAL_PAIR,
     ORDINALS,
     OTHERS,
     POINTER,
@@ -107,6 +110,10 @@ class Resolver:
         latest = next((ids for ids in reversed(turns) if ids), [])
         at = next((n for n in range(len(turns) - 1, -1, -1) if len(turns[n]) > 1), None)
         listed = turns[at] if at is not None else latest
+        if at is not None:
+            text = history[at].content
+            places = {i: found[at].get(i, self.names.position(text, i)) for i in listed}
+            listed = on_the_list(text, listed, places)
         offered = [self.recipes[i] for i in listed]
         self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
         self._items = numbered(history[at].content, found[at]) if at is not None else {}
@@ -223,15 +230,29 @@ class Resolver:
                 disliked = what
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
                 continue
-            left_out = self._left_out(what, offered, dislike) or self._left_out(
-                what.split()[0], offered, dislike
-            )
+            end = match.end()
+            one_with = ONE_WITH.match(message, match.start("what") - len("the "))
+            if one_with is not None:
+                # "anything but the one with pork in it": every recipe of the set with pork.
+                having = [r for r in offered if matches(one_with["what"], r)]
+                without = one_with["how"].lower() in ("without", "w/o")
+                left_out = [r for r in offered if r not in having] if without else having
+                in_it = re.compile(r"\s+in (?:it|them)\b").match(message, one_with.end())
+                end = in_it.end() if in_it else one_with.end()
+            else:
+                left_out = self._left_out(what, offered, dislike) or self._left_out(
+                    what.split()[0], offered, dislike
+                )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
                 # The clause goes, with the words said after it ("pls", "last night").
-                rest = OTHERS.sub("", message[: match.start("clause")] + " " + message[match.end() :])
+                before = message[: match.start("clause")]
+                if not ELLIPSIS_LEAD.sub("", before.strip(" ,;.:…—–-") + " ").strip():
+                    before = ""  # "yeah so def not the 8 hour one": nothing said before it
+                rest = OTHERS.sub("", before + " " + message[end:])
                 rest = re.sub(
-                    r"^[\s,;.:…—–-]*(?:(?:of|from|among|so|and|then|everything|anything)\b)?[\s,;.:…—–-]*",
+                    r"^[\s,;.:…—–-]*(?:(?:of|from|among|so|and|then|everything|anything|lol|haha|lmao)\b)?"
+                    r"[\s,;.:…—–-]*",
                     "",
                     rest,
                     flags=re.I,
@@ -244,6 +265,12 @@ class Resolver:
     def _ordinal(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if len(offered) < 2:
             return None
+        if (pair := ORDINAL_PAIR.search(message)) is not None and len(offered) > 2:
+            at = [ORDINALS[pair[n].lower()] for n in ("first", "second")]
+            if all(-len(offered) <= n < len(offered) for n in at):
+                picked = [offered[n] for n in sorted({n % len(offered) for n in at})]
+                replaced = message[: pair.start()] + the([r.title for r in picked]) + message[pair.end() :]
+                return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         for match in ORDINAL.finditer(message):
             # "that last one" goes whole: "the Pickled Red Onions".
             pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
@@ -299,9 +326,11 @@ class Resolver:
             without = with_match["how"].lower() in ("without", "w/o")
             picked = [r for r in offered if r not in having] if without else having
             if picked and len(picked) < len(offered):
+                # "the one with the anchovies, can i leave them out": what it has stays said.
+                said_with = with_match.group(0)[len("the one ") :]
                 replaced = (
                     message[: with_match.start()]
-                    + the([r.title for r in picked])
+                    + f"{the([r.title for r in picked])} {said_with}"
                     + message[with_match.end() :]
                 )
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
@@ -343,7 +372,10 @@ class Resolver:
                     [r.id for r in offered],
                     rule="description",
                 )
-            replaced = message[: match.start()] + the([r.title for r in picked]) + message[match.end() :]
+            # "the vegan one - what should i stuff them with": the diet asked for stays said.
+            kept = f"{what} " if DIET.fullmatch(what) else ""
+            titles = [f"{kept}{r.title}" for r in picked]
+            replaced = message[: match.start()] + the(titles) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         return None
 

@@ -14,7 +14,8 @@ SWITCH = re.compile(
     # "dump it in and forget about it" forgets nothing of the conversation.
     r"|(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
     r"|never ?mind|something different|change of plans?|new question"
-    r"|(?:different|unrelated|another) (?:q|question|thing|topic)|unrelated|on another note)\b"
+    r"|(?:different|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
+    r"|^random(?: but| thought| one)?)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
@@ -39,6 +40,12 @@ ORDINAL = re.compile(
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|(?:\b(?:number|option|no\.|nr\.?|num)|#)\s*(?P<number>[1-9])\b",
     re.I,
 )
+# Two ordinals together: "first and last one", "the 2nd and 3rd".
+ORDINAL_PAIR = re.compile(
+    rf"\b(?:the\s+)?(?P<first>{'|'.join(ORDINALS)})\s+(?:and|&|\+)\s+(?:the\s+)?(?P<second>{'|'.join(ORDINALS)})"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b",
+    re.I,
+)
 # "the one with chickpeas", "the one without meat".
 ONE_WITH = re.compile(
     r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
@@ -49,21 +56,35 @@ DESCRIBED = re.compile(
     r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
     re.I,
 )
+# A description that is a diet: "the vegan one".
+DIET = re.compile(r"vegan|vegetarian|veggie|meat[- ]?free|meatless|(?:gluten|dairy|nut|egg)[- ]?free", re.I)
 # Nouns after which "this" and "that" point at no recipe: "in this house", "that week".
 NOT_POINTED = (
     "case|way|sense|point|time|house|home|household|kitchen|family|weekend|week|month|year"
     "|morning|evening|afternoon|summer|winter|season|christmas|holiday|party"
 )
+# Words after which "its" is written for "it's": "its 5 now", "its a birthday".
+IT_IS = (
+    "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our"
+    "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
+)
+# Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
+CLAUSE_OPENERS = "|".join(
+    rf"(?<=\b{word} )"
+    for word in ["and", "but", "so", "if", "will", "would", "can", "could", "does", "did", "should", "then"]
+)
 FOCUS = re.compile(
     # "how long does it take to make Greek yogurt" points at nothing: its object is named.
-    r"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its"
+    rf"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its(?! (?:\d|(?:{IT_IS})\b))"
     r"|it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
     r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
     rf"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
-    r"|\b(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
+    # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
+    rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
+    r"(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
     r"|^(?P<lead>this|that)(?= is\b| takes?\b| needs?\b| serves?\b|'s\b)",
     re.I,
 )
@@ -126,7 +147,7 @@ OTHERS = re.compile(
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
-    r"|cheers|yes|yeah|sure|right|alright)\b[,!.\s]*)+",
+    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely)\b[,!.\s]*)+",
     re.I,
 )
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
@@ -277,7 +298,11 @@ MEAL_BEFORE = re.compile(
 SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
 FOOD_POINTER = re.compile(
-    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|of|for)\s+(?:those|them|these)\b", re.I
+    # "each of those", "any of them" count the set, whatever food the message names.
+    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|for"
+    r"|(?<!each )(?<!any )(?<!all )(?<!which )(?<!one )(?<!none )(?<!some )(?<!both )of)"
+    r"\s+(?:those|them|these)\b",
+    re.I,
 )
 
 # A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
