@@ -31,6 +31,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("a dish to impress guests", "impress", "roast"),
         ("An impressive main for Mother’s Day", "treat breakfast", "brunch"),
         ("and something sweet for after?", "dessert", "dessert"),
+        ("and for pudding?", "dessert", "dessert"),
         ("something for a weeknight", "weeknight dinner", "main"),
     ],
 )

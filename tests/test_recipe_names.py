@@ -19,6 +19,9 @@ TITLES = {
     "mapo-tofu": "Mapo Tofu (麻婆豆腐)",
     "drunken-beans": "Drunken beans (Pintos Borrachos)",
     "creme-brulee": "Crème brûlée",
+    "risengroed": "Risengrød",
+    "indian-tea": "Indian tea",
+    "potato-and-eggplant-curry": "Potato and Eggplant Curry",
 }
 NAMES = RecipeNames(TITLES)
 
@@ -33,6 +36,9 @@ NAMES = RecipeNames(TITLES)
         ("How long does the Beef Goulash take?", ["beef-goulash"]),
         ("Mapo Tofu or Pintos Borrachos?", ["mapo-tofu", "drunken-beans"]),  # its other name
         ("Beef Stroganoff, not the Mushroom Stroganov", ["stroganoff", "mushroom-stragonov"]),
+        ("Risengrød on Christmas Eve", ["risengroed"]),  # a letter no accent folding takes to a-z
+        ("Indian chai with ginger", ["indian-tea"]),  # the same food by another name
+        ("the potato and aubergine curry", ["potato-and-eggplant-curry"]),
     ],
 )
 def test_titles_are_found_as_people_write_them(text, ids):

@@ -1117,3 +1117,23 @@ def test_what_was_asked_before_is_carried_as_people_say_it(turns, message, quest
 )
 def test_random_opens_a_new_topic(message):
     assert resolve(message, *VEGETARIAN).question == message
+
+
+def test_a_food_to_use_up_is_carried_into_the_next_meal():
+    turns = (
+        "we went apple picking and now have way too many apples",
+        "You could bake an Apple Pie or make the Apple Chicken.",
+    )
+
+    assert resolve("nice. anything for breakfast too?", *turns).question == (
+        "What about recipes for breakfast too, using apples?"
+    )
+
+
+def test_scaling_with_no_pointer_scales_the_recipe_in_focus():
+    turns = ("dessert for 16, no oven", "Tiramisù is a great pick: no baking at all. The recipe serves 8.")
+
+    resolved = resolve("so I just double everything?", *turns)
+
+    assert resolved.recipe_ids == ["tiramisu"]
+    assert resolved.question == "So I just double everything for the Tiramisù?"

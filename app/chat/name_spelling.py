@@ -36,9 +36,18 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(WORD.findall(fold(text)))
 
 
+# Foods with another name across the Atlantic or in another language, read as one: "Indian
+# chai" is the Indian tea, "the prawn one" has shrimp in it.
+SAME_FOOD = {"chai": "tea", "prawn": "shrimp", "prawns": "shrimp", "courgette": "zucchini"}
+SAME_FOOD |= {"courgettes": "zucchini", "aubergine": "eggplant", "aubergines": "eggplant"}
+SAME_FOOD |= {"coriander": "cilantro", "mayo": "mayonnaise"}
+
+
 @lru_cache(maxsize=KEYS_KEPT)
 def key(word: str) -> str:
-    """A word's spelling key: variants folded, doubled letters single, a plural's s dropped."""
+    """A word's spelling key: the same food's other name, variants folded, doubled letters
+    single, a plural's s dropped."""
+    word = SAME_FOOD.get(word, word)
     for old, new in VARIANTS:
         word = word.replace(old, new)
     # The plural first: "eggs" is "egg" before its doubled letter goes, "glass" no plural.

@@ -54,13 +54,18 @@ class Constraints:
     exclude: list[str] = field(default_factory=list)
     kitchen: str | None = None  # "without an oven", "in a slow cooker"
     people: int | None = None  # "8 people over": how many it cooks for
+    using: str | None = None  # a food to use up: "way too many apples"
 
     def tail(self) -> list[str]:
         """How the exclusions, the kitchen, the time limit and the guests are written after a
         question."""
         said = [f"without {e}" for e in self.exclude] + ([self.kitchen] if self.kitchen else [])
         said += [f"ready in under {self.minutes} minutes"] if self.minutes is not None else []
-        return said + ([f"for {self.people} people"] if self.people else [])
+        return (
+            said
+            + ([f"for {self.people} people"] if self.people else [])
+            + ([f"using {self.using}"] if self.using else [])
+        )
 
     def carried(self) -> list[str]:
         """Each request, as the rewrite reports what it carried."""
@@ -76,13 +81,17 @@ class Constraints:
             or self.exclude
             or self.kitchen
             or self.people
+            or self.using
         )
 
 
-def constraints(texts: Sequence[str]) -> Constraints:
-    """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one."""
+def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Constraints:
+    """What these user turns asked for; a later turn's cuisine or dish replaces an earlier one.
+    `names` tells a food to use up ("way too many apples") from anything else ("loads of kids")."""
     found = Constraints()
     for text in texts:
+        glut = [m["food"] for m in GLUT.finditer(text) if names is not None and names.knows(m["food"])]
+        found.using = next(iter(glut), found.using)
         filters = read_question(text).filters
         diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
@@ -107,6 +116,13 @@ def food_pointer(message: str, names: RecipeNames) -> bool:
     return any(names.knows(m["food"]) for m in FOOD_POINTER.finditer(message))
 
 
+# A food the user has to use up: "way too many apples", "a huge tub of mushrooms".
+GLUT = re.compile(
+    r"\b(?:too many|too much|loads of|lots of|a glut of|tons of|heaps of|use up|using up|leftover|left over"
+    r"|(?:huge|big|massive|whole) (?:bag|box|tub|bunch|pile|crate|tray|punnet|load|sack|jar)s? of)"
+    r"\s+(?P<food>[a-z]+)\b",
+    re.I,
+)
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
 ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
@@ -135,7 +151,7 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
         for n, text in enumerate(users[since:], since)
         if not names.named(text) and ((n == 0 and history[0].role == "user") or not ASKS_ABOUT.search(text))
     ]
-    return constraints(asked)
+    return constraints(asked, names)
 
 
 def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
@@ -176,7 +192,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
         return None
     earlier = asked_for(history, names)
-    mine = constraints([message])
+    mine = constraints([message], names)
     additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
     if mine.dish and not additive and SETTLING.search(message):
         # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
@@ -196,6 +212,8 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
         kitchen=None if mine.kitchen else earlier.kitchen,
         people=None if mine.people else earlier.people,
+        # "anything for breakfast too?" after too many apples: breakfasts with apples.
+        using=None if mine.using or mine.main else earlier.using,
     )
     if mine.main in MEATS:
         # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.

@@ -61,6 +61,7 @@ from app.chat.references.vocabulary import (
     QUICK,
     REFUSED_SET,
     RULED_OUT,
+    SCALING,
     SET_LEAD,
     SET_WORDS,
     SLOW,
@@ -161,6 +162,10 @@ class Resolver:
         if (carried := carry_over(message, history, self.names)) is not None:
             return carried
         fragment = ABOUT_IT.match(message) and not CLAUSE_WORDS.search(message) and len(message.split()) <= 6
+        if not own and self._focus is not None and SCALING.search(message):
+            # "so I just double everything?" after a turn about the Tiramisù scales the Tiramisù.
+            question = finish(f"{message.strip().rstrip('?!. ')} for {the([self._focus.title])}", message)
+            return Resolution(question, [self._focus.id], rule="focus")
         if not own and self._focus is not None and fragment:
             # "for 2 people?" after a turn about the Lasagna asks about the Lasagna.
             question = finish(f"{the([self._focus.title])} {message.strip()}", message)

@@ -95,6 +95,12 @@ SWAP = re.compile(
 )
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
 ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
+# Scaling the recipe in focus, said with no pointer: "so I just double everything?".
+SCALING = re.compile(
+    r"\b(?:double|halve|triple|scale(?: it)?(?: up| down)?)"
+    r"(?:\s+(?:everything|it all|all of it|the recipe|the amounts|the quantities|the ingredients))?\W*$",
+    re.I,
+)
 # Words of a clause: "in that case, which is quicker?" is no fragment.
 CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|should|would|will)\b", re.I)
 SET_WORDS = re.compile(
