@@ -53,6 +53,9 @@ SETS = {
     "development, round 5": HERE / "followups_fifth.jsonl",
     # Written by someone who saw no code, before the seventh round; measured once, then studied.
     "development, round 6": HERE / "followups_sixth.jsonl",
+    # Written by someone who saw no code, during the seventh round; measured once (a2d9d1f),
+    # then studied.
+    "development, round 7": HERE / "followups_seventh.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
