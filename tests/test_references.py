@@ -1137,3 +1137,141 @@ def test_scaling_with_no_pointer_scales_the_recipe_in_focus():
 
     assert resolved.recipe_ids == ["tiramisu"]
     assert resolved.question == "So I just double everything for the Tiramisù?"
+
+
+def test_a_table_lists_its_rows_and_its_numbers_count():
+    turns = (
+        "salsas for taco night?",
+        "| # | Salsa | Notes |\n|---|---|---|\n| 1 | Salsa verde | tomatillos, tangy |\n"
+        "| 2 | Corn salsa | sweetcorn, lime |\n| 3 | Guacamole | avocado, lime |",
+    )
+
+    assert resolve("2nd one can i make it the night before?", *turns).recipe_ids == ["corn-salsa"]
+    # The header's column names are no dishes.
+    assert resolve("can i make all of them ahead?", *turns).recipe_ids == [
+        "salsa-verde",
+        "corn-salsa",
+        "guacamole",
+    ]
+
+
+def test_the_catalog_name_in_a_bold_items_parenthesis_is_the_item():
+    turns = (
+        "seafood for date night?",
+        "- **Peruvian ceviche** - raw fish in lime\n"
+        "- **Galician octopus** (pulpo a la gallega) - on potatoes",
+    )
+
+    assert resolve("any of those doable in half an hour?", *turns).recipe_ids == ["ceviche", "pulpo-gallega"]
+
+
+def test_an_answer_to_a_side_question_keeps_the_list_in_view():
+    turns = (
+        "fermenting for beginners?",
+        "* **Sauerkraut** - cabbage and salt\n* **Kombucha** - sweet tea\n* **Kvass** - from black bread",
+        "kombucha is safe?",
+        "Yes, if you keep it clean: always add some mature kombucha as starter liquid.",
+    )
+
+    assert resolve("which of them is ready fastest?", *turns).recipe_ids == [
+        "sauerkraut",
+        "kombucha",
+        "kvass",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "picked"),
+    [
+        # A one-word title opening a sentence of a bold turn is a word: "Eggs gently poached".
+        (
+            ("easy brunch with eggs?", "Try **shakshouka**! Eggs gently poached in tomatoes and paprika."),
+            "is that one spicy?",
+            ["shakshouka"],
+        ),
+        # A dish written as the ingredient of the dish asked about is that dish's part.
+        (
+            (
+                "want to do beef wellington for christmas",
+                "Wrap the seared fillet in ham, then in puff pastry.",
+            ),
+            "can i assemble it the day before?",
+            ["beef-wellington"],
+        ),
+        # "instead of lamb" is about the one recipe with lamb, not the raitha just discussed.
+        (
+            (
+                "i'd like to make biryani",
+                "There's a **Lamb Biriyani**, best served with an onion raitha.",
+                "how spicy is the raitha?",
+                "Not at all: it's Greek yogurt, red onion, cucumber and mint.",
+            ),
+            "can i make it with chicken instead of lamb?",
+            ["lamb-biriyani"],
+        ),
+    ],
+)
+def test_it_is_the_dish_the_conversation_is_about(turns, message, picked):
+    assert resolve(message, *turns).recipe_ids == picked
+
+
+def test_actually_alone_changes_no_topic():
+    turns = (
+        "stuffed veg?",
+        "- Romanian stuffed peppers (ardei umpluți) with beef\n- Stuffed round squash with rice and cheese",
+    )
+    message = "ok actually my neighbour is vegetarian. the veggie one, what cheese?"
+
+    assert resolve(message, *turns).recipe_ids == ["stuffed-round-squash"]
+
+
+def test_forget_the_fish_beside_a_pointer_into_the_set_changes_no_topic():
+    turns = (
+        "japanese at home?",
+        "- **Okonomiyaki** - cabbage pancake\n- **Miso ginger pork** - over rice\n"
+        "- **Grilled mackerel with miso soup and squash**",
+        "is mackerel fishy?",
+        "It is an oily fish, stronger than cod.",
+    )
+    message = "ok forget the fish. between the first two which is quicker?"
+
+    assert resolve(message, *turns).recipe_ids == ["okonomiyaki", "miso-ginger-pork"]
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "kept"),
+    [
+        (
+            "i'll leave the borscht for now. of the rest which is easiest?",
+            ("ukrainian food?", "1. Ukrainian borscht\n2. Vareniki with potato\n3. Pozharsky cutlets"),
+            ["ukrainian-vareniki", "pozharskiye-cutlets"],
+        ),
+        (
+            "anything but the risottos. whats left that is less work?",
+            (
+                "rice mains?",
+                "- Mushroom risotto\n- Winter risotto\n- Valencian paella\n- Uzbek plov (pilaf) with lamb",
+            ),
+            ["paella", "pilaf"],
+        ),
+        # "for the mains": the pork ones are in the list before the dips.
+        (
+            "half my friends dont eat pork, so for the mains skip the pork ones. which is best in bulk?",
+            (
+                "mexican buffet?",
+                "* **Pork carnitas**\n* **Chili con carne**\n* **Frijol con puerco**\n* **Taco meat**",
+                "and dips?",
+                "A fresh **guacamole**, a **tomato salsa** and **refried beans**.",
+            ),
+            ["chili-con-carne", "taco-meat"],
+        ),
+    ],
+)
+def test_what_is_set_aside_is_read_as_people_say_it(message, turns, kept):
+    assert resolve(message, *turns).recipe_ids == kept
+
+
+def test_a_title_written_with_two_words_as_one_is_named():
+    turns = ("cookies that aren't chocolate chip?", "- **Matcha cookies**\n- **Tahini shortbread** - nutty")
+
+    assert resolve("the last one, by hand or food processor?", *turns).recipe_ids == ["tahini-short-bread"]

@@ -76,6 +76,36 @@ QUALIFIERS = 1
 OPENING_WORDS = 6
 
 
+TABLE_ROW = re.compile(r"^(?P<indent>[ \t]*)\|(?P<cells>.*)\|(?P<end>[ \t]*)$", re.M)
+RULE = re.compile(r"^[ \t]*\|[\s|:-]*$")
+NUMBER_CELL = re.compile(r"^(\s*#?\d+) (\s*)$")
+
+
+def as_list(text: str) -> str:
+    """A markdown table's rows written as list items, letter for letter in place (so that
+    every offset still points where it did): "| 2 | Corn salsa | radish, lime |" reads as
+    "  2)  Corn salsa - radish, lime  ", "| Hummus | chickpeas |" as "- Hummus - chickpeas  ".
+    The header row, column names, goes blank."""
+    rows = list(TABLE_ROW.finditer(text))
+    rules = {n for n, match in enumerate(rows) if RULE.match(match.group())}
+    headers = {rows[n - 1].start() for n in rules if n > 0}
+
+    def row(match: re.Match[str]) -> str:
+        cells = match["cells"].split("|")
+        if RULE.match(match.group()):
+            return match.group()
+        if match.start() in headers:
+            return " " * len(match.group())
+        if number := NUMBER_CELL.match(cells[0]):
+            # " 1 " is " 1)": the space after the number becomes its bracket.
+            item = f" {number[1]}){number[2]} " + "-".join(cells[1:])
+        else:
+            item = "-" + "-".join(cells)
+        return f"{match['indent']}{item} {match['end']}"
+
+    return TABLE_ROW.sub(row, text)
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A title the opening words of a clause may name."""
@@ -129,7 +159,9 @@ class ListedDishes:
                     head = clause.group().split(" - ", 1)[0]
                     found += [
                         (at, best.recipe_id)
-                        for at, best in self._clause(text, line.start() + clause.start(), head, aside_ends)
+                        for at, best in self._clause(
+                            text, line.start() + clause.start(), head, aside_ends, item=True
+                        )
                         if best is not None
                     ][:1]
                 continue
@@ -149,7 +181,7 @@ class ListedDishes:
         return found
 
     def _clause(
-        self, text: str, at: int, clause: str, aside_ends: set[int]
+        self, text: str, at: int, clause: str, aside_ends: set[int], *, item: bool = False
     ) -> list[tuple[int, Candidate | None]]:
         """The dish opening a clause, and those after its "and" or "or" where the clause
         enumerates: the words before the joiner are a dish ("arrabbiata or carbonara"), or
@@ -164,7 +196,7 @@ class ListedDishes:
                 start = joiner.end()
             opening = OPENING.sub("", clause[start:])
             said = [key(w) for w in words(opening)[:OPENING_WORDS]]
-            entries.append((at + len(clause) - len(opening), self._best_title(said) if said else None))
+            entries.append((at + len(clause) - len(opening), self._best_title(said, item) if said else None))
         return entries
 
     def _is_dish(self, words_before: str) -> bool:
@@ -174,7 +206,7 @@ class ListedDishes:
         best = self._best_title(said) if said and len(said) <= OPENING_WORDS else None
         return best is not None and best.end == len(said)
 
-    def _best_title(self, said: Sequence[str]) -> Candidate | None:
+    def _best_title(self, said: Sequence[str], item: bool = False) -> Candidate | None:
         """The title these opening words name best, if one does; none for an ingredient line."""
         if said[0] in MEASURES:
             return None
@@ -182,7 +214,7 @@ class ListedDishes:
         for s in said[: QUALIFIERS + 2]:
             for k in self._related(s) | self._cut_short(s):
                 options.update(self._with_key.get(k, ()))
-        fits = [fit for alias in options if (fit := self._fit(alias, said)) is not None]
+        fits = [fit for alias in options if (fit := self._fit(alias, said, item)) is not None]
         if not fits:
             return None
         best = max(fit.weight for fit in fits)
@@ -210,7 +242,7 @@ class ListedDishes:
             self._cut_memo[said] = found
         return found
 
-    def _fit(self, alias: tuple[str, ...], said: Sequence[str]) -> Candidate | None:
+    def _fit(self, alias: tuple[str, ...], said: Sequence[str], item: bool = False) -> Candidate | None:
         """How well the opening words name this title, if they do: most of its telling words
         after at most one qualifier ("classic oatmeal cookies"), or the one word that is its
         own ("goulash with potatoes": Beef Goulash)."""
@@ -254,9 +286,9 @@ class ListedDishes:
             only
             and self._owners[only] == 1
             and not cut
-            # "- **Naan** - soft flatbread": a clause of one word is the dish, by the first word
-            # of its title; and a title's last word goes alone ("goulash with potatoes").
-            and ((len(said) == 1 and only == wanted[0]) or only == wanted[-1])
+            # "- **Naan** - soft flatbread": a list item of one word is the dish, by the first
+            # word of its title; and a title's last word goes alone ("goulash with potatoes").
+            and ((item and len(said) == 1 and only == wanted[0]) or only == wanted[-1])
             and (following in FILLER or following not in self._owners)
             # "wrap it in mushroom duxelles": a verb and its object, no Breakfast Wrap.
             and following not in OBJECTS

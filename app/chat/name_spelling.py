@@ -102,6 +102,17 @@ def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
     return tuple(found)
 
 
+def joined(title: str) -> list[tuple[str, ...]]:
+    """The title with two of its words written as one: "Tahini shortbread" of "Tahini short
+    bread". A whole name only, never a list's loose reading: each is one word less."""
+    bare = words(re.sub(r"\s*\([^)]*\)", "", title))
+    found = []
+    for n in range(len(bare) - 1):
+        if len(bare[n]) >= 3 and len(bare[n + 1]) >= 3 and len(bare) > 2:
+            found.append((*map(key, bare[:n]), key(bare[n] + bare[n + 1]), *map(key, bare[n + 2 :])))
+    return found
+
+
 def alias_index(titles: Mapping[str, str]) -> dict[tuple[str, ...], str]:
     """Every alias of every title (a tuple of word keys) → its recipe id; the first id, in id
     order, wins for twin titles. Then the shortened names a title goes by in chat, where

@@ -23,6 +23,7 @@ from app.chat.name_spelling import (
     aliases,
     deletions,
     everyday,
+    joined,
     key,
     nicknames,
     one_slip,
@@ -35,13 +36,13 @@ SENTENCE_START = re.compile(r"(?:^|[.!?\n])\s*$")
 # Words after which a lower-case title of two words is still a name: "the potato soup".
 LEADS = frozenset(
     {"the", "try", "or", "a", "an", "make", "cook", "about", "some", "is", "called", "like", "want"}
-    | {"thinking", "making", "doing", "fancy", "love"}
+    | {"thinking", "making", "doing", "do", "fancy", "love"}
 )
 
 
 # What separates the words before a name from it: a list's comma or bullet, a dash between
-# spaces; not the hyphen inside "mayo-ketchup-relish".
-SEPARATOR = re.compile(r"[,:;\n•*]|(?<!\S)[-–—]")
+# spaces, a parenthesis ("Uzbek plov (pilaf)"); not the hyphen inside "mayo-ketchup-relish".
+SEPARATOR = re.compile(r"[,:;\n•*(]|(?<!\S)[-–—]")
 # In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
@@ -105,6 +106,9 @@ class RecipeNames:
                 self._held.setdefault(k, set()).add(recipe_id)
         # alias (a tuple of word keys) → recipe id.
         self._aliases = alias_index(self.titles)
+        for recipe_id, title in sorted(self.titles.items()):
+            for alias in joined(title):
+                self._aliases.setdefault(alias, recipe_id)
         for nickname, recipe_id in nicknames(self.titles, self._held).items():
             if not set(nickname) & ANY_DISH:  # "the recipes" is no "… Fries Recipe"
                 self._aliases.setdefault(nickname, recipe_id)
@@ -262,10 +266,12 @@ class RecipeNames:
     def _other_dish_after(
         self, text: str, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, length: int
     ) -> bool:
-        """Whether a title said without its last word goes straight on with another dish's: "a
-        no-knead dough" is no No-knead Bread ("- Butter chicken masala - chicken in …" is one)."""
+        """Whether a one-word title, or a title said without its last word, goes straight on
+        with another dish's: "Yogurt soup" is no Yogurt, "a no-knead dough" no No-knead Bread
+        ("- Butter chicken masala - chicken in …" is one)."""
         end = start + length
-        if end >= len(keys) or not any(a in self._shortened for a in _combinations(keys[start:end])):
+        cut = length == 1 or any(a in self._shortened for a in _combinations(keys[start:end]))
+        if end >= len(keys) or not cut:
             return False
         joined = not text[tokens[end - 1].end() : tokens[end].start()].strip()
         return joined and any(k in self._heads for k in keys[end])
@@ -295,6 +301,8 @@ class RecipeNames:
             # an item whose dish the catalog does not spell ("- Šaltibarščiai - Lithuanian
             # cold borscht, …") is the title its description gives.
             head = before_it[: describing.start()] if describing else ""
+            if before_it.endswith("(") and not describing and not self.knows(before_it):
+                return True  # "- Uzbek plov (pilaf) with lamb": the catalog's name for the item
             return length > 1 and bool(head) and not self.knows(head)
         first_of_item = BULLET.match(line) is not None and not before_it  # "1. Lasagna" is no amount
         amount = AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()])
@@ -358,9 +366,7 @@ class RecipeNames:
         ]
         bold = [m.span() for m in BOLD.finditer(text)]
         if any(s <= at < e for at, _ in found for s, e in bold):
-            # A turn that writes its dishes in bold names those, and titles written as titles:
-            # "with sweet potato, zucchini and curry paste" beside them lists ingredients.
-            found = [(at, i) for at, i in found if text[at].isupper() or any(s <= at < e for s, e in bold)]
+            found = self._as_bold_turns_name(text, found, bold)
         places = {}
         for at, i in sorted(found):
             places.setdefault(i, at)
@@ -370,6 +376,31 @@ class RecipeNames:
             self._turns.clear()
         self._turns[settled_by if around.used else text] = places
         return dict(places)
+
+    def _as_bold_turns_name(
+        self, text: str, found: list[tuple[int, str]], bold: list[tuple[int, int]]
+    ) -> list[tuple[int, str]]:
+        """A turn that writes its dishes in bold names those, and titles written as titles:
+        "with sweet potato, zucchini and curry paste" beside them lists ingredients, and
+        "Eggs gently poached …" opens a sentence. And a title in the parenthesis of a bold
+        dish no title names: "**Galician octopus** (pulpo a la gallega)"."""
+
+        def in_bold(at: int) -> bool:
+            return any(s <= at < e for s, e in bold)
+
+        def titled(at: int, recipe_id: str) -> bool:
+            one_word = len(words(self.titles[recipe_id])) == 1
+            return text[at].isupper() and not (one_word and SENTENCE_START.search(text[:at]))
+
+        kept = [(at, i) for at, i in found if in_bold(at) or titled(at, i)]
+        lines = {text.count("\n", 0, at) for at, _ in kept}
+        for at, i in found:
+            line = text.count("\n", 0, at)
+            opened = text.rfind("(", 0, at)
+            inside = opened > max(text.rfind("\n", 0, at), text.rfind(")", 0, at))
+            if (at, i) not in kept and line not in lines and inside:
+                kept.append((at, i))
+        return sorted(kept)
 
     def anywhere(self, text: str) -> tuple[tuple[int, str], ...]:
         """Every place (a character offset) where a title's words stand in `text`, however

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.resolution import Resolution
-from app.chat.references.resolver import Resolver
+from app.chat.references.resolver import Resolver, as_read
 from app.http.bodies import Message
 from app.providers.protocols import RecipeStore
 
@@ -42,6 +42,7 @@ class Catalog:
 
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()
+        history = as_read(history)
         context = " ".join(turn.content for turn in history)
         named = [i for turn in history for i in names.in_conversation(turn.content, context)]
         # Dishes an answer names in passing, for the resolver to settle against these recipes.

@@ -35,6 +35,34 @@ def in_passing(
     return widened
 
 
+def without_parts(
+    recipes: Mapping[str, Recipe], history: Sequence[Message], found: list[dict[str, int]]
+) -> list[dict[str, int]]:
+    """Leave out the one dish a turn names when it is written as an ingredient of another
+    dish the conversation names: "then puff pastry brushed with egg" of a Beef Wellington,
+    "it's Greek yogurt, red onion and mint" of an Onion Raitha. Written as a title ("the Puff
+    Pastry"), or among other dishes ("Gnocchi, Rösti … and Parmesan potatoes"), it stays."""
+    named = {i for ids in found for i in ids}
+    used = {i: keys_of(tuple(recipes[i].ingredients)) for i in named}
+    kept = []
+    for turn, ids in zip(history, found, strict=True):
+        kept.append(
+            {
+                i: at
+                for i, at in ids.items()
+                if len(ids) > 1
+                or _as_title(turn.content, at, recipes[i])
+                or not any(title_keys(recipes[i]) <= used[o] for o in named - {i})
+            }
+        )
+    return kept
+
+
+def _as_title(text: str, at: int, recipe: Recipe) -> bool:
+    said = text[at:].split()[: len(words(recipe.title))]
+    return all(w[:1].isupper() for w in said if w.lower() not in FILLER)
+
+
 NUMBERED = re.compile(r"^\s*(\d+)[.)]\s", re.M)
 
 

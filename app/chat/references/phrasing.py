@@ -18,7 +18,8 @@ def the(titles: Sequence[str]) -> str:
 
 
 def finish(text: str, original: str) -> str:
-    text = " ".join(text.split()).strip(" ,;:")
+    # "for the mains . which is best": what was taken out leaves no space before a stop.
+    text = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", " ".join(text.split())).strip(" ,;:")
     text = text[:1].upper() + text[1:]
     if original.rstrip().endswith("?") and not text.endswith("?"):
         text = text.rstrip(".!") + "?"

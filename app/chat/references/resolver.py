@@ -32,11 +32,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
-from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys
+from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys, without_parts
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
@@ -52,6 +53,7 @@ from app.chat.references.vocabulary import (
     EXCLUDED,
     EXCLUSIVE,
     FOCUS,
+    INTO_THE_SET,
     ONE_WITH,
     ORDINAL,
     ORDINAL_PAIR,
@@ -75,6 +77,12 @@ from app.recipes import Recipe
 REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 
 
+def as_read(history: Sequence[Message]) -> list[Message]:
+    """The conversation as the resolver reads it: a table's rows as a list's items ("| 2 |
+    Corn salsa | … |" is item 2). Reading it twice changes nothing."""
+    return [turn.model_copy(update={"content": as_list(turn.content)}) for turn in history]
+
+
 class Resolver:
     """Resolves a follow-up against the recipes a conversation named."""
 
@@ -87,10 +95,12 @@ class Resolver:
         self._named: list[str] = []
         self._said: dict[str, str] = {}
         self._items: dict[int, str] = {}
+        self._earlier: list[list[Recipe]] = []
 
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message)
-        if not history or SWITCH.search(message):
+        history = as_read(history)
+        if not history or (SWITCH.search(message) and not INTO_THE_SET.search(message)):
             return Resolution(message, own)
         self._history = history
         context = " ".join(turn.content for turn in history)
@@ -103,19 +113,26 @@ class Resolver:
             }
             for turn in history
         ]
-        found = in_passing(self.names, self.recipes, history, found)
+        # What each turn names by name, before what it names in passing or loosely.
+        firm = [set(ids) for ids in found]
+        found = without_parts(self.recipes, history, in_passing(self.names, self.recipes, history, found))
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
         turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
         # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
         latest = next((ids for ids in reversed(turns) if ids), [])
-        at = next((n for n in range(len(turns) - 1, -1, -1) if len(turns[n]) > 1), None)
+        lists = [n for n in range(len(turns) - 1, -1, -1) if len(turns[n]) > 1]
+        # An answer to a side question ("whats tonkatsu sauce?") that names dishes only in
+        # passing ("a Japanese brown sauce, great on okonomiyaki") offers no new set.
+        at = next((n for n in lists if len(firm[n] & set(turns[n])) > 1), lists[0] if lists else None)
         listed = turns[at] if at is not None else latest
         if at is not None:
             text = history[at].content
             places = {i: found[at].get(i, self.names.position(text, i)) for i in listed}
             listed = on_the_list(text, listed, places)
         offered = [self.recipes[i] for i in listed]
+        # The lists offered before: "for the mains skip the pork ones" after the dips.
+        self._earlier = [[self.recipes[i] for i in turns[n]] for n in lists if n != at]
         self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
         self._items = numbered(history[at].content, found[at]) if at is not None else {}
         self._focus = self.focus(turns, history)
@@ -223,6 +240,12 @@ class Resolver:
         return self._focus if self._focus in offered else None
 
     def _exclusion(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        for candidates in (offered, *self._earlier):
+            if (resolution := self._excluded_from(message, candidates)) is not None:
+                return resolution
+        return None
+
+    def _excluded_from(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if len(offered) < 2:
             return None
         disliked = ""
@@ -233,7 +256,11 @@ class Resolver:
                 what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
             elif dislike:
                 disliked = what
-            if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]):
+            plural = what.lower().endswith(" ones") or re.match(r"\s+ones\b", message[match.end("what") :])
+            # "skip the pork ones" sets recipes aside by itself; "can i skip the wine?" is a
+            # question about an ingredient.
+            skipped = bool(plural) and match["clause"].lower().startswith("skip")
+            if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]) and not skipped:
                 continue
             end = match.end()
             one_with = ONE_WITH.match(message, match.start("what") - len("the "))
@@ -245,8 +272,10 @@ class Resolver:
                 in_it = re.compile(r"\s+in (?:it|them)\b").match(message, one_with.end())
                 end = in_it.end() if in_it else one_with.end()
             else:
-                left_out = self._left_out(what, offered, dislike) or self._left_out(
-                    what.split()[0], offered, dislike
+                # "skip the pork ones": every one with pork, as a dislike leaves them all out.
+                every = dislike or bool(plural)
+                left_out = self._left_out(what, offered, every) or self._left_out(
+                    what.split()[0], offered, every
                 )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
@@ -279,7 +308,9 @@ class Resolver:
         for match in ORDINAL.finditer(message):
             # "that last one" goes whole: "the Pickled Red Onions".
             pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
-            pointed = match.group(0).lower().startswith("the") or pointer is not None
+            # "2nd one can i…" points as "the second one" does.
+            said_one = re.search(r"\b(?:one|recipe|option|dish|suggestion)s?$", match.group(0), re.I)
+            pointed = match.group(0).lower().startswith("the") or pointer is not None or said_one is not None
             if not match["number"] and not pointed and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
@@ -399,10 +430,22 @@ class Resolver:
         # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
         # "it" stands for the set in view, never for a fresh search that finds other dishes.
         meant = [self._focus] if self._focus else offered
+        if (swapped := self._swapped_in(message)) is not None:
+            meant = [swapped]
         # "how long till its ready": "its" is written for "it's" as often as for the possessive.
         owned = "'s" if (match["pronoun"] or "").lower() == "its" else ""
         replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
+
+    def _swapped_in(self, message: str) -> Recipe | None:
+        """ "can i make it with chicken instead of lamb?" after a turn about the raitha served
+        with a Lamb Biriyani: the one recipe of the conversation that has lamb, if the recipe
+        in focus has none."""
+        said = re.search(r"\binstead of (?:the )?(?P<what>[\w'-]+)", message, re.I)
+        if said is None or (self._focus is not None and matches(said["what"], self._focus)):
+            return None
+        having = [self.recipes[i] for i in self._named if matches(said["what"], self.recipes[i])]
+        return having[0] if len(having) == 1 else None
 
     def _set(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if (

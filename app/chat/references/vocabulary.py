@@ -9,14 +9,21 @@ from app.chat.name_spelling import key
 from app.search.question_reader import NEGATED
 
 SWITCH = re.compile(
-    # "Actually, …" opens a change of topic; "does it actually take an hour" changes nothing.
-    r"(?:^|[.!?,;:]\s*|\b(?:oh|hmm+|no|ok(?:ay)?|wait|um+|so)\W+)actually\b"
-    # "dump it in and forget about it" forgets nothing of the conversation.
-    r"|(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
+    # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
+    # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
+    # forget that" says so. And "dump it in and forget about it" forgets nothing.
+    r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
     r"|never ?mind|something different|change of plans?|new question"
     r"|(?:different|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
+    re.I,
+)
+# Words that point into the set offered: with them, "actually" or "forget the fish" changes no
+# topic ("ok actually she's vegetarian. the veggie one, what cheese?").
+INTO_THE_SET = re.compile(
+    r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b"
+    r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b",
     re.I,
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
@@ -123,15 +130,15 @@ DISLIKE = (
 )
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not|apart from|except(?: for)?|other than"
-    r"|besides|but not|skip"
+    r"|besides|but not|skip|(?:i'?ll |let'?s )?leave"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
     r"(?:had|did|made|cooked|bringing|brought)"
     # "i don't like", "my friend doesnt eat": a dislike, which leaves out every recipe with it.
     rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)"
-    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please"
+    r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please|for"
     r"|thanks|last|yesterday|already|haha|lol)\b)[\w'-]+)?)"
-    r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately))*"
+    r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately|for now))*"
     # What follows may be anything ("not the soup its like 32 degrees"): the resolver tries
     # the first word alone when two name nothing.
     r"\s*(?=[;,.!?…—–(]|\s-\s|$|\s+\w)",
@@ -147,7 +154,8 @@ RULED_OUT = re.compile(
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
     r"\b(?:(?:out of|of|from|among) )?"
-    r"(?:the (?:other|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest)\b",
+    r"(?:the (?:other|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest"
+    r"|what'?s left|what is left)\b",
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
