@@ -56,6 +56,9 @@ SETS = {
     # Written by someone who saw no code, during the seventh round; measured once (a2d9d1f),
     # then studied.
     "development, round 7": HERE / "followups_seventh.jsonl",
+    # Written by someone who saw no code, late in the seventh round; measured once (841c792),
+    # then studied.
+    "development, round 8": HERE / "followups_eighth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
