@@ -1275,3 +1275,115 @@ def test_a_title_written_with_two_words_as_one_is_named():
     turns = ("cookies that aren't chocolate chip?", "- **Matcha cookies**\n- **Tahini shortbread** - nutty")
 
     assert resolve("the last one, by hand or food processor?", *turns).recipe_ids == ["tahini-short-bread"]
+
+
+def test_this_before_a_noun_and_the_last_before_a_time_point_at_nothing():
+    turns = ("scandi christmas food?", "- Swedish pancakes\n- Glühwein\n- Scandinavian coffee cake")
+
+    for message in (
+        "I need a cold beetroot soup for this heatwave, ideally one made with kefir.",
+        "the last hour before dinner is chaos, what can I make in 20 minutes?",
+    ):
+        assert resolve(message, *turns).recipe_ids == []
+
+
+def test_option_b_is_the_second_option():
+    turns = (
+        "a lamb dish that is a bit different?",
+        "**Option A - Tuh'u**: a Babylonian lamb stew.\n\n**Option B - Lamb biriyani**: spiced rice and lamb.",
+    )
+
+    assert resolve("option B please. can i finish it in a rice cooker?", *turns).recipe_ids == [
+        "lamb-biriyani"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "not the cold ones, hers was always hot. from other two which is more traditional?",
+            ["ukrainian-borscht", "modern-borscht"],
+        ),
+        (
+            "not the okroshka. between the othr 3 which is quickest?",
+            ["ukrainian-borscht", "modern-borscht", "lithuanian-cold-borscht"],
+        ),
+    ],
+)
+def test_the_others_as_people_type_them(message, kept):
+    turns = (
+        "borscht recipes?",
+        "1. Ukrainian borscht - hot, with beans\n2. Modern borscht - beef and cabbage\n"
+        "3. Lithuanian cold borscht - pink kefir soup\n4. Okroshka - a cold kefir soup with sausage",
+    )
+
+    assert resolve(message, *turns).recipe_ids == kept
+
+
+def test_apart_from_that_one_sets_the_recipe_in_focus_aside():
+    turns = (
+        "potato sides?",
+        "**Gnocchi** - homemade dumplings\n**Parmesan potatoes** - pan-fried\n**Potato purée** - smooth mash",
+        "gnocchi sounds like a project",
+        "It is a bit: you boil, mash and knead the potatoes, then roll the dough.",
+    )
+
+    assert resolve("yeah apart from that one, which is less work", *turns).recipe_ids == [
+        "parmesan-potatoes",
+        "potato-pure",
+    ]
+
+
+def test_it_after_a_turn_that_picked_one_by_pointing_is_that_one():
+    turns = (
+        "got a whole duck. ideas??",
+        "- **Bebek Mropol** - Indonesian duck in coconut milk\n- **Collard greens with smoked duck and parsnips**",
+        "tell me more about the indonesian one",
+        "Brown the duck pieces, then simmer them in coconut milk with lemongrass for an hour.",
+    )
+
+    assert resolve("how spicy is it actually?", *turns).recipe_ids == ["bebek-mropol"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # A course asked for replaces the dish asked before; the time limit stays.
+        (
+            (
+                "I forgot dessert, something in 20 min or less??",
+                "The Torrijas or the Tiramisù.",
+                "doing the tiramisu!",
+                "Great pick.",
+            ),
+            "omg and a starter too?",
+            "What about recipes with a starter too, ready in under 20 minutes?",
+        ),
+        # "ok and …" adds to what was asked.
+        (
+            (
+                "i want to throw stuff in the slow cooker in the morning",
+                "The Chicken Tikka Masala or the Pork Carnitas.",
+            ),
+            "ok and any soups?",
+            "Any soups, in a slow cooker?",
+        ),
+        # A food said before "to use up" is carried, whatever else is asked for.
+        (
+            ("i have like 8 zucchini to use up", "The Ratatouille or the Air Fryer Zucchini."),
+            "and smth with meat or fish?",
+            "What about recipes with meat or fish, using zucchini?",
+        ),
+    ],
+)
+def test_more_of_what_was_asked_is_carried(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
+def test_either_or_points_at_no_set():
+    turns = ("a make-ahead brunch dish?", "The Spanish Tortilla is great: it cuts into squares for a crowd.")
+
+    resolved = resolve("can I bake this the day before and either serve it cold or reheat it?", *turns)
+
+    assert resolved.recipe_ids == ["spanish-tortilla"]

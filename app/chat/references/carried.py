@@ -90,7 +90,8 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
     `names` tells a food to use up ("way too many apples") from anything else ("loads of kids")."""
     found = Constraints()
     for text in texts:
-        glut = [m["food"] for m in GLUT.finditer(text) if names is not None and names.knows(m["food"])]
+        gluts = [*GLUT.finditer(text), *GLUT_AFTER.finditer(text)]
+        glut = [m["food"] for m in gluts if names is not None and names.knows(m["food"])]
         found.using = next(iter(glut), found.using)
         filters = read_question(text).filters
         diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
@@ -123,6 +124,12 @@ GLUT = re.compile(
     r"\s+(?P<food>[a-z]+)\b",
     re.I,
 )
+# … and said after it: "8 zucchini to use up", "mushrooms that need using up".
+GLUT_AFTER = re.compile(
+    r"\b(?P<food>[a-z]+) (?:to use up|to get through|that need(?:s)? using up|going (?:off|bad))\b", re.I
+)
+# A statement of one's own: "I need a cold soup, ideally one made with kefir".
+DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
 ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
@@ -185,7 +192,10 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     body = ELLIPSIS_LEAD.sub("", message.strip())
     if not body.strip(" ?!.,"):
         return None  # "thanks!", "ok": nothing asked
-    one_anaphora = re.search(r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I)
+    # "I need a cold soup, ideally one made with kefir" is a sentence of its own.
+    one_anaphora = not DECLARATIVE.match(body) and re.search(
+        r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I
+    )
     short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
     # "the kids want pasta" is a sentence, however short.
     elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
@@ -193,7 +203,10 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None
     earlier = asked_for(history, names)
     mine = constraints([message], names)
-    additive = bool(ADDITIVE.match(message.strip())) or bool(lead and ADDITIVE.match(lead.group()))
+    # "and a dessert?", "ok and any soups?": adds to what was asked.
+    additive = bool(ADDITIVE.match(message.strip())) or bool(
+        lead and re.search(r"\b(?:and|also)\b", lead.group())
+    )
     if mine.dish and not additive and SETTLING.search(message):
         # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
         # "something for breakfast" adds to what was asked.
@@ -213,7 +226,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         kitchen=None if mine.kitchen else earlier.kitchen,
         people=None if mine.people else earlier.people,
         # "anything for breakfast too?" after too many apples: breakfasts with apples.
-        using=None if mine.using or mine.main else earlier.using,
+        using=None if mine.using else earlier.using,
     )
     if mine.main in MEATS:
         # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.

@@ -63,7 +63,8 @@ def _as_title(text: str, at: int, recipe: Recipe) -> bool:
     return all(w[:1].isupper() for w in said if w.lower() not in FILLER)
 
 
-NUMBERED = re.compile(r"^\s*(\d+)[.)]\s", re.M)
+# "1. …", "2) …", and "**Option B — …**", whose letter counts as its number.
+NUMBERED = re.compile(r"^\s*(\d+)[.)]\s|^\W*option\s+([a-e]|\d+)\b", re.M | re.I)
 
 
 def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
@@ -77,7 +78,9 @@ def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
     for mark, end in zip(marks, [*(m.start() for m in marks[1:]), len(text)], strict=True):
         inside = [i for i, at in places.items() if mark.start() <= at < end]
         if inside:
-            items[int(mark[1])] = min(inside, key=lambda i: places[i])
+            said = mark[1] or mark[2]
+            number = int(said) if said.isdigit() else ord(said.lower()) - ord("a") + 1
+            items[number] = min(inside, key=lambda i: places[i])
     return items
 
 
@@ -95,8 +98,9 @@ def title_keys(recipe: Recipe) -> set[str]:
     return {key(w) for w in words(recipe.title)} - FILLER
 
 
-def said_of(names: RecipeNames, text: str, ids: Sequence[str]) -> dict[str, str]:
-    """What a turn that lists recipes says of each: its words up to the next one's."""
-    starts = sorted((names.position(text, i), i) for i in ids)
+def said_of(text: str, places: Mapping[str, int]) -> dict[str, str]:
+    """What a turn that lists recipes says of each (`places`: where it names each): its
+    words up to the next one's."""
+    starts = sorted((at, i) for i, at in places.items())
     ends = [start for start, _ in starts[1:]] + [len(text)]
     return {i: text[start:end] for (start, i), end in zip(starts, ends, strict=True)}

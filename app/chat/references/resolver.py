@@ -73,6 +73,8 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.recipes import Recipe
 
+# How many of the latest user turns are read for a recipe they picked by pointing.
+POINTED_TURNS = 2
 # The rules that resolve a pointer to recipes, which may stand for the last question again.
 REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 
@@ -118,6 +120,7 @@ class Resolver:
         found = without_parts(self.recipes, history, in_passing(self.names, self.recipes, history, found))
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
         turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
+        self._pointed_turns(history, turns)
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
         # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
         latest = next((ids for ids in reversed(turns) if ids), [])
@@ -126,20 +129,31 @@ class Resolver:
         # passing ("a Japanese brown sauce, great on okonomiyaki") offers no new set.
         at = next((n for n in lists if len(firm[n] & set(turns[n])) > 1), lists[0] if lists else None)
         listed = turns[at] if at is not None else latest
+        self._said, self._items = {}, {}
         if at is not None:
             text = history[at].content
             places = {i: found[at].get(i, self.names.position(text, i)) for i in listed}
             listed = on_the_list(text, listed, places)
+            self._said = said_of(text, places)
+            self._items = numbered(text, found[at])
         offered = [self.recipes[i] for i in listed]
         # The lists offered before: "for the mains skip the pork ones" after the dips.
         self._earlier = [[self.recipes[i] for i in turns[n]] for n in lists if n != at]
-        self._said = said_of(self.names, history[at].content, listed) if at is not None else {}
-        self._items = numbered(history[at].content, found[at]) if at is not None else {}
         self._focus = self.focus(turns, history)
         resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
         return replace(resolution, mentioned=self._named)
+
+    def _pointed_turns(self, history: Sequence[Message], turns: list[list[str]]) -> None:
+        """A recent user turn that picked one recipe by pointing ("tell me more about the
+        indonesian one") names that recipe: what follows it is about it."""
+        users = [n for n, turn in enumerate(history) if turn.role == "user" and n > 0][-POINTED_TURNS:]
+        for n in users:
+            if not turns[n] and INTO_THE_SET.search(history[n].content):
+                picked = Resolver(self.names, self.recipes).resolve(history[n].content, history[:n])
+                if picked.rule in ("ordinal", "description") and len(picked.recipe_ids) == 1:
+                    turns[n] = list(picked.recipe_ids)
 
     def _asked_again(
         self, resolution: Resolution, message: str, history: Sequence[Message]
@@ -210,7 +224,12 @@ class Resolver:
         used = set().union(*(keys_of(tuple(self.recipes[i].ingredients)) for i in found))
         said = {key(w) for w in words(text)}
         for i in self.names.among(text, self._named, found):
-            if {key(w) for w in words(self.recipes[i].title) if len(w) > 2} & said - used:
+            # "Brown the duck pieces" about the Bebek Mropol names no "… with Smoked Duck": a
+            # word another recipe of the conversation cooks with is no name.
+            theirs = set().union(
+                *(keys_of(tuple(self.recipes[o].ingredients)) for o in self._named if o != i)
+            )
+            if {k for k in title_keys(self.recipes[i]) if len(k) > 2} & said - used - theirs:
                 places.setdefault(i, self.names.position(text, i))
         # In the order the text names them, which ordinals count by.
         return sorted(places, key=places.__getitem__)
@@ -252,8 +271,11 @@ class Resolver:
         for match in [*EXCLUDED.finditer(message), *RULED_OUT.finditer(message)]:
             what = match["what"]
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
+            pointed = None
             if what.lower() in POINTER and disliked:
                 what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
+            elif re.sub(r"\s+one$", "", what.lower()) in POINTER and self._focus in offered:
+                pointed = self._focus  # "apart from that one": the recipe in focus
             elif dislike:
                 disliked = what
             plural = what.lower().endswith(" ones") or re.match(r"\s+ones\b", message[match.end("what") :])
@@ -264,7 +286,9 @@ class Resolver:
                 continue
             end = match.end()
             one_with = ONE_WITH.match(message, match.start("what") - len("the "))
-            if one_with is not None:
+            if pointed is not None:
+                left_out = [pointed]
+            elif one_with is not None:
                 # "anything but the one with pork in it": every recipe of the set with pork.
                 having = [r for r in offered if matches(one_with["what"], r)]
                 without = one_with["how"].lower() in ("without", "w/o")
@@ -311,7 +335,7 @@ class Resolver:
             # "2nd one can i…" points as "the second one" does.
             said_one = re.search(r"\b(?:one|recipe|option|dish|suggestion)s?$", match.group(0), re.I)
             pointed = match.group(0).lower().startswith("the") or pointer is not None or said_one is not None
-            if not match["number"] and not pointed and not match["count"]:
+            if not (match["number"] or match["letter"]) and not pointed and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
             if not (picked := self._picked(match, offered)):
@@ -324,8 +348,11 @@ class Resolver:
     def _left_out(self, what: str, offered: list[Recipe], dislike: bool) -> list[Recipe]:
         """The recipes of the set that `what` sets aside."""
         if dislike:
-            # "I don't eat pork" leaves out every recipe with any pork in it.
-            return [r for r in offered if matches(what, r)]
+            # "I don't eat pork" leaves out every recipe with any pork in it; "not the cold
+            # ones", every one the catalog or the assistant says is cold.
+            wanted = {key(w) for w in words(what)} - {key("ones"), key("one")}
+            said = {i: {key(w) for w in words(self._said.get(i, ""))} for i in self._said}
+            return [r for r in offered if matches(what, r) or (wanted and wanted <= said.get(r.id, set()))]
         if ordinal := ORDINAL.fullmatch(what) or ORDINAL.fullmatch(f"the {what} one"):
             return self._picked(ordinal, offered)  # "everything except the 2nd one"
         # By its name, by a word of its own among the set ("the pancakes"), by its data.
@@ -340,8 +367,10 @@ class Resolver:
     def _picked(self, match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:
         """The recipes an ordinal picks from the set: "the second one", "the first two",
         "number 4" (in a numbered list, the items so numbered)."""
-        if match["number"]:
-            start, count = int(match["number"]) - 1, 1
+        if match["number"] or match["letter"]:
+            # "option B" is the second.
+            said = match["number"] or str(ord(match["letter"].lower()) - ord("a") + 1)
+            start, count = int(said) - 1, 1
         else:
             start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
         by_number = [self._items.get(n) for n in range(start + 1, start + 1 + count)]

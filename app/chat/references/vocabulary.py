@@ -14,7 +14,7 @@ SWITCH = re.compile(
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
     r"|never ?mind|something different|change of plans?|new question"
-    r"|(?:different|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
+    r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
     re.I,
@@ -42,9 +42,15 @@ REFUSED_SET = re.compile(
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
 COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+NOT_COUNTED = (
+    "hour|time|day|week|night|minute|step|bit|thing|part|layer|batch|round|course|stage|year|month"
+    "|weekend|meal|bite|slice|attempt|try|go|guest|person|couple|few"
+)
 ORDINAL = re.compile(
-    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?:\s+(?P<count>two|three|2|3))?"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|(?:\b(?:number|option|no\.|nr\.?|num)|#)\s*(?P<number>[1-9])\b",
+    # "the last hour before sunset" counts no recipe.
+    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?!\s+(?:{NOT_COUNTED})s?\b)(?:\s+(?P<count>two|three|2|3))?"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|(?:\b(?:number|option|no\.|nr\.?|num)|#)\s*(?P<number>[1-9])\b"
+    r"|\boption\s+(?P<letter>[a-e])\b",
     re.I,
 )
 # Two ordinals together: "first and last one", "the 2nd and 3rd".
@@ -69,6 +75,8 @@ DIET = re.compile(r"vegan|vegetarian|veggie|meat[- ]?free|meatless|(?:gluten|dai
 NOT_POINTED = (
     "case|way|sense|point|time|house|home|household|kitchen|family|weekend|week|month|year"
     "|morning|evening|afternoon|summer|winter|season|christmas|holiday|party"
+    # "for this heatwave", "that trip": a noun after it, not a recipe.
+    "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
@@ -111,7 +119,9 @@ SCALING = re.compile(
 # Words of a clause: "in that case, which is quicker?" is no fragment.
 CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|should|would|will)\b", re.I)
 SET_WORDS = re.compile(
-    r"\b(those|these|them|they|either|both|all of them|all three|the others?|the rest|each of them"
+    # "either serve it cold or reheat it" points at nothing.
+    r"\b(those|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
+    r"|the others?|the rest|each of them"
     r"|the (?:two|three|four)|which one|which of|any of"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
     re.I,
@@ -153,15 +163,17 @@ RULED_OUT = re.compile(
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
 OTHERS = re.compile(
-    r"\b(?:(?:out of|of|from|among) )?"
-    r"(?:the (?:other|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest"
+    r"\b(?:(?:out of|of|from|among|between) )?"
+    r"(?:the (?:othe?r|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest"
+    # "from other two", "between the othr 2"
+    r"|(?<=(?:of|om|en) )othe?r (?:two|three|four|[2-9])"
     r"|what'?s left|what is left)\b",
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
-    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely)\b[,!.\s]*)+",
+    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha)\b[,!.\s]*)+",
     re.I,
 )
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
@@ -304,7 +316,9 @@ SAVOURY = frozenset(
 )
 
 # A meal of the day: a request for one is no request for the course asked before.
-MEAL = re.compile(r"\b(?:breakfast|brekkie|brunch|lunch|dinner|supper|tea ?time)\b", re.I)
+MEAL = re.compile(
+    r"\b(?:breakfast|brekkie|brunch|lunch|dinner|supper|tea ?time|starter|appeti[sz]er|main course)\b", re.I
+)
 # The meal a request is for, said just before its head ("breakfast ideas").
 MEAL_BEFORE = re.compile(
     r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight)\s+$", re.I
