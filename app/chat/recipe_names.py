@@ -273,8 +273,8 @@ class RecipeNames:
         cut = length == 1 or any(a in self._shortened for a in _combinations(keys[start:end]))
         if end >= len(keys) or not cut:
             return False
-        joined = not text[tokens[end - 1].end() : tokens[end].start()].strip()
-        return joined and any(k in self._heads for k in keys[end])
+        glued = not text[tokens[end - 1].end() : tokens[end].start()].strip()
+        return glued and any(k in self._heads for k in keys[end])
 
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
         lengths = {n for k in keys[start] for n in self._lengths_from.get(k, ())}

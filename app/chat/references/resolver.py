@@ -345,9 +345,10 @@ class Resolver:
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None
 
-    def _left_out(self, what: str, offered: list[Recipe], dislike: bool) -> list[Recipe]:
-        """The recipes of the set that `what` sets aside."""
-        if dislike:
+    def _left_out(self, what: str, offered: list[Recipe], every: bool) -> list[Recipe]:
+        """The recipes of the set that `what` sets aside: `every` one it fits (a dislike, "the
+        pork ones"), or the one it fits best."""
+        if every:
             # "I don't eat pork" leaves out every recipe with any pork in it; "not the cold
             # ones", every one the catalog or the assistant says is cold.
             wanted = {key(w) for w in words(what)} - {key("ones"), key("one")}
