@@ -1290,7 +1290,8 @@ def test_this_before_a_noun_and_the_last_before_a_time_point_at_nothing():
 def test_option_b_is_the_second_option():
     turns = (
         "a lamb dish that is a bit different?",
-        "**Option A - Tuh'u**: a Babylonian lamb stew.\n\n**Option B - Lamb biriyani**: spiced rice and lamb.",
+        "**Option A - Tuh'u**: a Babylonian lamb stew.\n\n"
+        "**Option B - Lamb biriyani**: spiced rice and lamb.",
     )
 
     assert resolve("option B please. can i finish it in a rice cooker?", *turns).recipe_ids == [
@@ -1338,7 +1339,8 @@ def test_apart_from_that_one_sets_the_recipe_in_focus_aside():
 def test_it_after_a_turn_that_picked_one_by_pointing_is_that_one():
     turns = (
         "got a whole duck. ideas??",
-        "- **Bebek Mropol** - Indonesian duck in coconut milk\n- **Collard greens with smoked duck and parsnips**",
+        "- **Bebek Mropol** - Indonesian duck in coconut milk\n"
+        "- **Collard greens with smoked duck and parsnips**",
         "tell me more about the indonesian one",
         "Brown the duck pieces, then simmer them in coconut milk with lemongrass for an hour.",
     )
@@ -1387,3 +1389,42 @@ def test_either_or_points_at_no_set():
     resolved = resolve("can I bake this the day before and either serve it cold or reheat it?", *turns)
 
     assert resolved.recipe_ids == ["spanish-tortilla"]
+
+
+NOODLES = (
+    "noodle craving",
+    "- Yibin burning noodles - Sichuan, chili oil\n- Teriyaki beef wok - beef and noodles\n"
+    "- Tom yam noodle soup - Thai, coconut milk and lime",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "picked"),
+    [
+        # "the asian store" describes a store, not a dish; "the thai one" picks.
+        (
+            "sounds like a trip to the asian store lol. the thai one then, is it spicy?",
+            ["instant-tom-yam-kung-noodle-soup"],
+        ),
+        # A description without its "the", opening the message: the quickest by the catalog.
+        ("quicker one then, kids are starving", ["instant-tom-yam-kung-noodle-soup"]),
+    ],
+)
+def test_a_description_is_read_where_it_describes_a_dish(message, picked):
+    assert resolve(message, *NOODLES).recipe_ids == picked
+
+
+def test_one_of_them_not_eating_pork_sets_the_pork_ones_aside():
+    turns = (
+        "a quick meat dish for friends?",
+        "- marinated pork shoulder steaks\n- miso ginger pork with rice\n"
+        "- teriyaki beef wok\n- Hellfire steak",
+    )
+
+    resolved = resolve("one of them doesnt eat pork so skip the pork ones. of the rest whats fastest", *turns)
+
+    assert resolved.recipe_ids == ["teriyaki-beef", "hellfire-steak"]
+    assert (
+        resolved.question
+        == "Considering the Teriyaki Beef Wok and the Hellfire Steak, skip the pork ones. whats fastest"
+    )

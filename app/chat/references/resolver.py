@@ -43,6 +43,8 @@ from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
     ABOUT_IT,
+    AFTER_DESCRIPTION,
+    BARE_ONE,
     CHOICE,
     CLAUSE_WORDS,
     COUNTS,
@@ -400,8 +402,12 @@ class Resolver:
                     + message[with_match.end() :]
                 )
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
-        for match in DESCRIBED.finditer(message):
+        for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
             what = match["what"]
+            said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
+            after = re.match(r"\s+([\w'-]+)", message[match.end() :])
+            if not said_one and after and after[1].lower() not in AFTER_DESCRIPTION:
+                continue  # "a trip to the asian store": "the asian" describes the store
             if what.lower() in (
                 "one",
                 "ones",

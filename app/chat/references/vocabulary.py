@@ -71,6 +71,52 @@ DESCRIBED = re.compile(
 )
 # A description that is a diet: "the vegan one".
 DIET = re.compile(r"vegan|vegetarian|veggie|meat[- ]?free|meatless|(?:gluten|dairy|nut|egg)[- ]?free", re.I)
+# "quicker one then", "vegan one pls": a description without its "the", opening the message.
+BARE_ONE = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|fine|yeah|then|hmm+|and)\W+)*(?P<what>[\w'-]+) one\b(?!\s+of\b)", re.I
+)
+# Words after which "the asian" of "the asian store" would be a description: none but these
+# go on a sentence after a description said without "one" ("the soup, is it vegan?").
+AFTER_DESCRIPTION = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "sounds",
+        "looks",
+        "seems",
+        "then",
+        "pls",
+        "please",
+        "for",
+        "with",
+        "to",
+        "and",
+        "or",
+        "but",
+        "i",
+        "you",
+        "it",
+        "that",
+        "which",
+        "one",
+        "recipe",
+        "dish",
+        "can",
+        "could",
+        "would",
+        "will",
+        "does",
+        "do",
+        "did",
+        "has",
+        "have",
+        "had",
+        "needs",
+        "takes",
+    ]
+)
 # Nouns after which "this" and "that" point at no recipe: "in this house", "that week".
 NOT_POINTED = (
     "case|way|sense|point|time|house|home|household|kitchen|family|weekend|week|month|year"
@@ -135,7 +181,7 @@ SET_LEAD = re.compile(
 )
 # Who does not eat something, said before it: "i don't like", "my friend doesnt eat".
 DISLIKE = (
-    rf"(?:(?:my|our|his|her|their) )?(?:i|[a-z]+) (?:{NEGATED})"
+    rf"(?:(?:my|our|his|her|their) )?(?:one of (?:them|us|our \w+|my \w+)|i|[a-z]+) (?:{NEGATED})"
     r" (?:like|want|fancy|eat|have)"
 )
 EXCLUDED = re.compile(
