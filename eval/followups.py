@@ -77,9 +77,12 @@ SETS = {
     # Written by someone who saw no code, before the seventh round; measured before it
     # (5146306) and after it, never studied.
     "held out, round 7": HERE / "followups_holdout_7.jsonl",
+    # Written by someone who saw no code, at the end of the seventh round; measured once on
+    # its final code, never studied.
+    "held out, round 8": HERE / "followups_holdout_8.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 7"})
+MEASURED_ONCE = frozenset({"held out, round 7", "held out, round 8"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
