@@ -227,6 +227,32 @@ def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():
     assert "Pasta Alla Norma [norma]" in answer
 
 
+def test_a_food_the_question_names_is_no_recipe_named():
+    pie = Recipe(id="apple-pie", title="Apple Pie", ingredients=["apples"], steps=["Bake."])
+    pancakes = Recipe(id="pancakes", title="Spiced Apple Pancakes", ingredients=["apple"], steps=["Fry."])
+
+    # "too many apples" asks for recipes with apples, not about the Apple Pie alone.
+    assert compose("we have way too many apples, ideas?", [pie, pancakes]).kind == "list"
+
+
+def test_how_long_without_a_total_time_quotes_the_step_that_says():
+    eggs = Recipe(
+        id="eggs",
+        title="Eggs",
+        ingredients=["eggs"],
+        steps=[
+            "Bring water to a boil.",
+            "Boil about 5 minutes for soft boiled, 10 for hard boiled.",
+            "Fry for 3 minutes.",
+        ],
+    )
+
+    assert compose("how long do i boil eggs for soft boiled", [eggs]).text == (
+        'Eggs [eggs] does not give its total time. Its steps say: "Boil about 5 minutes for soft boiled,'
+        ' 10 for hard boiled."'
+    )
+
+
 def test_the_data_reads_how_much_work_a_dish_is_from_its_lists():
     tart = Recipe(id="tart", title="Tart", ingredients=["pastry", "jam"], steps=["Fill.", "Bake."])
     stew = Recipe(id="stew", title="Stew", ingredients=["beef", "onion", "wine"], steps=["Brown.", "Simmer."])

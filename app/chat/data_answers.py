@@ -51,6 +51,7 @@ from app.chat.data_phrasing import (
     named_in,
 )
 from app.recipes import Recipe
+from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
 
 
@@ -196,6 +197,10 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return Composed(" ".join(lines), "diet")
 
 
+# A time said in a step: "about 5 or less minutes for soft boiled", "rest for 2 hours".
+STEP_TIME = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:min(?:ute)?s?|hours?|hrs?)\b", re.I)
+
+
 def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = asked_of(HOW_LONG, question, recipes)
     if not targets:
@@ -203,7 +208,12 @@ def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     lines = []
     for recipe in targets:
         if recipe.total_minutes is None:
-            lines.append(f"{cite(recipe)} does not give its time.")
+            # "how long do i boil eggs for soft boiled": the step that says, if one does.
+            timed = [step.strip() for step in recipe.steps if STEP_TIME.search(step)]
+            asked = {stem(w) for w in content_words(question)}
+            timed.sort(key=lambda step: -len(asked & {stem(w) for w in content_words(step)}))
+            said = f' Its steps say: "{timed[0]}"' if timed else ""
+            lines.append(f"{cite(recipe)} does not give its total time.{said}")
             continue
         split = [
             f"{label} {minutes(value)}"

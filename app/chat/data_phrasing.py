@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from app.chat.answer_cues import AMOUNT, CATEGORIES, FALSE_FRIENDS
+from app.chat.listed_dishes import FILLER
 from app.recipes import Recipe
 from app.search.text import stem
 
@@ -99,7 +100,8 @@ def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
     words = set(re.findall(r"[a-z]+", lowered))
     scored = []
     for recipe in recipes:
-        title_words = {w for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 3}
+        # Every word but the filler: "too many apples" names no Apple Pie.
+        title_words = {w for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 2} - FILLER
         if title_words and title_words <= words:
             scored.append(recipe)
     return scored[:1]
