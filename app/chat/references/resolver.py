@@ -84,7 +84,11 @@ REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 def as_read(history: Sequence[Message]) -> list[Message]:
     """The conversation as the resolver reads it: a table's rows as a list's items ("| 2 |
     Corn salsa | … |" is item 2). Reading it twice changes nothing."""
-    return [turn.model_copy(update={"content": as_list(turn.content)}) for turn in history]
+    read = [(turn, as_list(turn.content)) for turn in history]
+    # Most turns hold no table: those stay the objects they are, uncopied.
+    return [
+        turn if text == turn.content else turn.model_copy(update={"content": text}) for turn, text in read
+    ]
 
 
 class Resolver:
