@@ -409,8 +409,8 @@ class Resolver:
         for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
             what = match["what"]
             said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
-            after = re.match(r"\s+([\w'-]+)", message[match.end() :])
-            if not said_one and after and after[1].lower() not in AFTER_DESCRIPTION:
+            after = re.match(rf"\s+(?!(?:{AFTER_DESCRIPTION})(?![\w'-]))[\w'-]", message[match.end() :], re.I)
+            if not said_one and after:
                 continue  # "a trip to the asian store": "the asian" describes the store
             if what.lower() in (
                 "one",

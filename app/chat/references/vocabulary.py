@@ -77,45 +77,9 @@ BARE_ONE = re.compile(
 )
 # Words after which "the asian" of "the asian store" would be a description: none but these
 # go on a sentence after a description said without "one" ("the soup, is it vegan?").
-AFTER_DESCRIPTION = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "sounds",
-        "looks",
-        "seems",
-        "then",
-        "pls",
-        "please",
-        "for",
-        "with",
-        "to",
-        "and",
-        "or",
-        "but",
-        "i",
-        "you",
-        "it",
-        "that",
-        "which",
-        "one",
-        "recipe",
-        "dish",
-        "can",
-        "could",
-        "would",
-        "will",
-        "does",
-        "do",
-        "did",
-        "has",
-        "have",
-        "had",
-        "needs",
-        "takes",
-    ]
+AFTER_DESCRIPTION = (
+    "is|are|was|were|sounds|looks|seems|then|pls|please|for|with|to|and|or|but|i|you|it|that|which"
+    "|one|recipe|dish|can|could|would|will|does|do|did|has|have|had|needs|takes"
 )
 # Nouns after which "this" and "that" point at no recipe: "in this house", "that week".
 NOT_POINTED = (
