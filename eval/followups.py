@@ -59,6 +59,12 @@ SETS = {
     # Written by someone who saw no code, late in the seventh round; measured once (841c792),
     # then studied.
     "development, round 8": HERE / "followups_eighth.jsonl",
+    # Written by someone who saw no code, before the eighth round; measured once (a1b9d51),
+    # then studied.
+    "development, round 9": HERE / "followups_ninth.jsonl",
+    # Written by someone who saw no code, before the eighth round; measured once (a1b9d51),
+    # then studied.
+    "development, round 10": HERE / "followups_tenth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -75,14 +81,17 @@ SETS = {
     # and after it, then studied in the seventh round.
     "held out, round 6": HERE / "followups_holdout_6.jsonl",
     # Written by someone who saw no code, before the seventh round; measured before it
-    # (5146306) and after it, never studied.
+    # (5146306) and after it, then studied in the eighth round.
     "held out, round 7": HERE / "followups_holdout_7.jsonl",
     # Written by someone who saw no code, at the end of the seventh round; measured once on
     # its final code, never studied.
     "held out, round 8": HERE / "followups_holdout_8.jsonl",
+    # Written by someone who saw no code, before the eighth round; measured before it
+    # (a1b9d51) and after it, never studied.
+    "held out, round 9": HERE / "followups_holdout_9.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 7", "held out, round 8"})
+MEASURED_ONCE = frozenset({"held out, round 8", "held out, round 9"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 

@@ -290,3 +290,48 @@ def test_a_dish_in_passing_may_follow_with():
     turn = "There's a smoked turkey, or keep it simple with spatchcock chicken, roasted with lemon."
 
     assert [i for _, i in names.anywhere(turn)] == ["turkey-smoked", "spatchcock-chicken"]
+
+
+@pytest.mark.parametrize(
+    ("turn", "ids"),
+    [
+        ("- Sweet potato fries – oven-baked\n- Coleslaw – creamy", ["sweet-potato-fries", "coleslaw"]),
+        (
+            "1. **Hamburger and macaroni** – beef and elbow macaroni\n2. **Coleslaw**",
+            ["hamburger-macaroni", "coleslaw"],
+        ),
+        ("1. **Flemish carbonade** – beef in beer\n2. **Coleslaw**", ["carbonade", "coleslaw"]),
+        ("Then it has to be a **cheese fondue**!", ["fondue"]),
+    ],
+)
+def test_a_list_item_or_a_bold_dish_names_its_title_by_some_of_its_words(turn, ids):
+    names = RecipeNames(
+        {
+            "sweet-potato-fries": "Basic Sweet Potato Fries Recipe",
+            "hamburger-macaroni": "Tomato Flavored Hamburger and Macaroni",
+            "carbonade": "Carbonade Flamande (Traditional Flemish beef stew)",
+            "fondue": "Fondue",
+            "coleslaw": "Coleslaw",
+        }
+    )
+
+    assert list(names.in_conversation(turn)) == ids
+
+
+def test_a_title_said_by_its_own_word_is_spelled_as_the_catalog_spells_it():
+    names = RecipeNames(
+        {"paella": "Valencian Paella", "okonomiyaki": "Okonomiyaki", "pepper-sauce": "Pepper Sauce"}
+    )
+
+    assert names.spelled("the okonomiaki, without dashi") == "the Okonomiyaki, without dashi"
+    assert names.spelled("how long for the paella?") == "how long for the Valencian Paella?"
+    assert names.spelled("the pepper sauce") == "the pepper sauce"  # already the title
+    # A user's question is read strictly: "a proper paella" may be any paella.
+    assert names.spelled("how do you make a proper paella?") == "how do you make a proper paella?"
+
+
+def test_a_chat_turn_names_a_dish_by_its_own_word_but_not_a_pan_by_it():
+    names = RecipeNames({"paella": "Valencian Paella", "coleslaw": "Coleslaw"})
+
+    assert names.named("a proper paella, like in Valencia", loose=True) == ["paella"]
+    assert names.named("all cooked in a wide paella pan", loose=True) == []

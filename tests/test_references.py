@@ -1428,3 +1428,158 @@ def test_one_of_them_not_eating_pork_sets_the_pork_ones_aside():
         resolved.question
         == "Considering the Teriyaki Beef Wok and the Hellfire Steak, skip the pork ones. whats fastest"
     )
+
+
+def test_a_list_bulleted_with_dashes_counts_its_items_not_the_sauces_they_describe():
+    turns = (
+        "meat free curry i can batch cook",
+        "Options:\n\n– Red lentil dahl: onion, ginger, tomatoes and red lentils\n"
+        "– Potato and aubergine curry: garam masala, turmeric and coconut milk\n"
+        "– Fall vegetable & chickpea curry: sweet potato and chickpeas in a Thai red curry sauce",
+    )
+
+    assert resolve("the last one – does it freeze ok?", *turns).recipe_ids == [
+        "fall-vegetable-and-chickpea-curry"
+    ]
+
+
+def test_an_item_the_catalog_spells_another_way_is_its_own_dish():
+    turns = (
+        "chicken thighs, something asian-ish",
+        "1. Chicken satay with a peanut sauce – about 25 min\n2. Honey sriracha thighs – oven-baked\n"
+        "3. Chicken kaldereta – a rich Filipino tomato stew with liver spread",
+    )
+
+    assert resolve("the filipino one, what can i use instead of liver spread?", *turns).recipe_ids == [
+        "kalderetang-manok"
+    ]
+
+
+def test_what_an_item_says_belongs_to_that_item_only():
+    turns = (
+        "chicken thighs, something asian-ish",
+        "1. Honey sriracha thighs – oven-baked\n2. Chicken teriyaki-ish – a Filipino-style stew I made up",
+    )
+
+    # The second item names no catalog dish: "Filipino" says nothing of the first.
+    assert resolve("the filipino one?", *turns).recipe_ids != ["honey-sriracha-chicken-thighs"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "recipe_id"),
+    [
+        (
+            (
+                "Swiss evening with friends",
+                "Then it has to be a **cheese fondue**! Melt Gruyère into white wine.",
+            ),
+            "what can I use instead of the kirsch in it?",
+            "fondue",
+        ),
+        (
+            ("how do you make a proper paella", "The Valencian version uses bomba rice, chicken and rabbit."),
+            "can i swap the rabbit for prawns?",
+            "paella",
+        ),
+    ],
+)
+def test_a_dish_written_in_bold_or_by_its_own_word_is_in_focus(turns, message, recipe_id):
+    assert resolve(message, *turns).recipe_ids == [recipe_id]
+
+
+DIPS = (
+    "dips for a party",
+    "1. Hummus – chickpeas and tahini\n2. Tzatziki – Greek yoghurt and cucumber\n"
+    "3. Guacamole – avocado and lime\n4. Onion raita – yoghurt, red onion and mint",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "one guest is dairy free so ditch the yoghurt ones. out of the other two which keeps better?",
+        "minus the yoghurt ones, which keeps better?",
+    ],
+)
+def test_ditch_and_minus_set_recipes_aside(message):
+    assert resolve(message, *DIPS).recipe_ids == ["hummus", "guacamole"]
+
+
+def test_leave_out_sets_aside_and_the_rest_is_asked_about():
+    turns = (
+        "chicken for the work week",
+        "### Japanese Noodle Soup\nA ramen-style soup.\n\n### Exotic Ginger Cumin Chicken\nGinger and cumin.",
+    )
+
+    resolved = resolve("Leave out the soup, it doesn't travel well. Of the rest, which is quickest?", *turns)
+
+    assert resolved.recipe_ids == ["exotic-ginger-cumin-chicken"]
+    assert ".," not in resolved.question
+
+
+def test_a_topping_named_in_prose_is_part_of_the_dish_before_it():
+    turns = (
+        "Easter dessert, a cake or a tart",
+        "The obvious pick is mazurek, the Polish Easter cake spread with orange jam. Another option is a"
+        " Scandinavian coffee cake. An Italian crostata is simpler.",
+    )
+
+    assert resolve("which of the first two is less work?", *turns).recipe_ids == [
+        "mazurek",
+        "scandinavian-coffee-cake",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "carried"),
+    [
+        (
+            ("Vegetarian dinner, I've got 30 mins max.", "Aglio e olio, or a shakshuka."),
+            "and a quick side salad?",
+            ["vegetarian", "30 minutes"],
+        ),
+        (
+            ("my sister is vegan, dinners please", "1. **Lenten chili**\n2. **Red lentil dahl**"),
+            "yes pls – what about pasta?",
+            ["vegan", "pasta"],
+        ),
+        (
+            ("chicken recipes without dairy?", "- **Chicken Soup**\n- **Japanese Noodle Soup**"),
+            "what abt beef",
+            ["dairy-free", "beef"],
+        ),
+        (
+            ("vegetarian dinner ideas pls", "1. **Paneer Tikka Masala**\n2. **Stuffed vegetables**"),
+            "hmm what about smth w mushrooms? my dad loves them",
+            ["vegetarian", "mushrooms"],
+        ),
+        (
+            ("craving indian tonight", "- **Butter Chicken Masala Curry**\n- **Lamb Biriyani**"),
+            "anything w/o meat tho?",
+            ["Indian", "without meat"],
+        ),
+    ],
+)
+def test_shorthand_and_courtesies_still_carry_what_was_asked(turns, message, carried):
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert all(word in resolved.question for word in carried)
+
+
+def test_scrap_that_changes_the_topic():
+    turns = ("vegan lunch ideas", "- Three bean salad\n- Hummus with crudités\n- Lenten chili")
+
+    resolved = resolve(
+        "lol scrap that, it got cancelled. husband wants steak – what's a good sauce for it?", *turns
+    )
+
+    assert resolved.recipe_ids == []
+
+
+def test_a_recipe_the_message_names_is_spelled_as_the_catalog_spells_it():
+    turns = ("japanese food at home", "- **Okonomiyaki** – cabbage pancake\n- **Miso Ginger Pork**")
+
+    assert resolve("the okonomiaki thing, what if i dont have dashi", *turns).question == (
+        "the Okonomiyaki thing, what if i dont have dashi"
+    )

@@ -231,9 +231,10 @@ def test_a_rewrite_that_loses_what_the_user_said_falls_back(client, llm, model_r
     ]
     llm.replies.append("How long does it take to make pancakes?")
 
+    # The user's own question, its recipe spelled as the catalog spells it.
     assert (
         question(post(client, "How long does the omelette take?", history))
-        == "How long does the omelette take?"
+        == "How long does the Omelet take?"
     )
 
 

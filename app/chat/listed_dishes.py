@@ -30,8 +30,10 @@ OPENING = re.compile(
 JOINER = re.compile(r"\b(?:and|or)\s+", re.I)
 LINE = re.compile(r"[^\n]+")
 SENTENCE = re.compile(r"[^.!?]+[.!?]*")
-# A list item's line opens with a bullet or a number.
-BULLET = re.compile(r"\s*(?:[-*•]|\d+[.)])\s")
+# A list item's line opens with a bullet (a dash of any length) or a number.
+BULLET = re.compile(r"\s*(?:[-*•–—]|\d+[.)])\s")
+# A dish written in bold is named as a list item names it: "Then it has to be a **cheese fondue**!"
+BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 # A line that heads a list of ingredients.
 INGREDIENT_HEADING = re.compile(r"\b(?:you need|ingredients?|shopping list|to buy)\b[^.!?]*:?\s*$", re.I)
 # A parenthesis describes the dish before it ("(red lentils, carrot, cumin)"): its commas
@@ -74,6 +76,7 @@ OBJECTS = frozenset({"it", "them", "this", "that", "everything", "up", "out", "o
 # The dish opens its clause: at most this many words ("classic", "Belgian") come before it.
 QUALIFIERS = 1
 OPENING_WORDS = 6
+LONG_WORD = 8
 
 
 TABLE_ROW = re.compile(r"^(?P<indent>[ \t]*)\|(?P<cells>.*)\|(?P<end>[ \t]*)$", re.M)
@@ -165,6 +168,14 @@ class ListedDishes:
                         if best is not None
                     ][:1]
                 continue
+            for bold in BOLD.finditer(line.group()):
+                found += [
+                    (at, best.recipe_id)
+                    for at, best in self._clause(
+                        text, line.start() + bold.start() + 2, bold.group()[2:-2], aside_ends, item=True
+                    )
+                    if best is not None
+                ][:1]
             for sentence in SENTENCE.finditer(line.group()):
                 entries = [
                     entry
@@ -228,6 +239,9 @@ class ListedDishes:
             found = {said} if said in self._owners else set()
             if len(said) >= FUZZY_LENGTH and not found:
                 found |= {k for k in self._owners if k[0] == said[0] and one_slip(said, k)}
+            if len(said) >= LONG_WORD and not found:
+                # A long word short of its ending: "kaldereta" of "Kalderetang".
+                found |= {k for k in self._owners if k.startswith(said) and len(k) - len(said) <= 2}
             self._related_memo[said] = found
         return found
 
@@ -279,6 +293,15 @@ class ListedDishes:
             return Candidate(recipe_id, weight, end, whole=min(at.values()) == 0)
         if len(at) > 1 and weight >= 0.6 and any(self._owners[k] <= 3 for k in at):
             return Candidate(recipe_id, weight, end, whole=False)
+        if (
+            item
+            and len(at) > 1
+            and all(
+                s in FILLER or any(s in self._related(k) or k in self._related(s) for k in at) for s in said
+            )
+        ):
+            # "3. **Hamburger and macaroni**": a list item's dish, every word of it the title's.
+            return Candidate(recipe_id, weight, end, whole=False)
         # One word: the title's own last word, not the start of another dish ("kidney beans").
         (only,) = at if len(at) == 1 else ("",)
         following = said[end] if end < len(said) else ""
@@ -286,9 +309,10 @@ class ListedDishes:
             only
             and self._owners[only] == 1
             and not cut
-            # "- **Naan** - soft flatbread": a list item of one word is the dish, by the first
-            # word of its title; and a title's last word goes alone ("goulash with potatoes").
-            and ((item and len(said) == 1 and only == wanted[0]) or only == wanted[-1])
+            # "- **Naan** - soft flatbread", "1. **Flemish carbonade** - …": a list item's dish
+            # is its last word, by the first word of its title; and a title's last word goes
+            # alone ("goulash with potatoes").
+            and ((item and end == len(said) and only == wanted[0]) or only == wanted[-1])
             and (following in FILLER or following not in self._owners)
             # "wrap it in mushroom duxelles": a verb and its object, no Breakfast Wrap.
             and following not in OBJECTS

@@ -40,7 +40,7 @@ def _words(text: str) -> tuple[str, ...]:
 # chai" is the Indian tea, "the prawn one" has shrimp in it.
 SAME_FOOD = {"chai": "tea", "prawn": "shrimp", "prawns": "shrimp", "courgette": "zucchini"}
 SAME_FOOD |= {"courgettes": "zucchini", "aubergine": "eggplant", "aubergines": "eggplant"}
-SAME_FOOD |= {"coriander": "cilantro", "mayo": "mayonnaise"}
+SAME_FOOD |= {"coriander": "cilantro", "mayo": "mayonnaise", "raita": "raitha", "yoghurt": "yogurt"}
 
 
 @lru_cache(maxsize=KEYS_KEPT)
@@ -83,6 +83,9 @@ def aliases(title: str) -> list[list[str]]:
     return [list(alias) for alias in _aliases(title)]
 
 
+PLAIN = re.compile(r"^(?:basic|classic|easy|perfect|quick|simple)\s+|\s+recipe$", re.I)
+
+
 @lru_cache(maxsize=WORDS_KEPT)
 def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
     # A follow-up reads the aliases of the conversation's recipes again at each turn.
@@ -91,6 +94,8 @@ def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
     forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
     # A title's head before a comma: "Schinkenfleckerl überbacken, Viennese Mac'n'Cheese".
     forms += [forms[1].split(",")[0]] if "," in forms[1] else []
+    # Without a word of praise or "Recipe": "Sweet potato fries" of "Basic Sweet Potato Fries Recipe".
+    forms += [bare for bare in [PLAIN.sub("", forms[1])] if bare != forms[1]]
     # "&" and "and" are written either way: "Chorizo and Chickpea Soup", "chicken, tomato & spinach curry".
     forms += [re.sub(r"\s*&\s*", " and ", f) for f in forms if "&" in f]
     forms += [re.sub(r"\band\b", " ", f, flags=re.I) for f in forms if re.search(r"\band\b", f, re.I)]
@@ -164,7 +169,11 @@ def nicknames(titles: Mapping[str, str], held: Mapping[str, set[str]]) -> dict[t
         for word in candidates:
             k = key(word)
             own = owners.get(k) == {recipe_id}
-            if own and len(k) >= NICKNAME_LENGTH and not everyday(held, k, {recipe_id}):
+            if (
+                own
+                and len(word.lower().removesuffix("s")) >= NICKNAME_LENGTH
+                and not everyday(held, k, {recipe_id})
+            ):
                 found.setdefault((k,), recipe_id)
     return found
 

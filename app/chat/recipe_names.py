@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from app.chat.listed_dishes import ASIDE, BULLET, FILLER, ListedDishes
+from app.chat.listed_dishes import ASIDE, BOLD, BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import (
     FUZZY_LENGTH,
     KEYS_KEPT,
@@ -51,7 +51,8 @@ DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 # a dish that is an ingredient of those named ("chimichangas filled with taco meat").
 JOINING = frozenset({"and", "of", "in", "on", "into", "plus"})
 COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
-BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
+# Words that may follow a dish's name, where a noun would make it an ingredient's ("paella pan").
+PHRASE_ENDS = FILLER | {"is", "was", "for", "that", "which", "recipe", "tonight", "today", "please", "pls"}
 
 TURNS_KEPT = 4096
 K = TypeVar("K")
@@ -109,9 +110,12 @@ class RecipeNames:
         for recipe_id, title in sorted(self.titles.items()):
             for alias in joined(title):
                 self._aliases.setdefault(alias, recipe_id)
+        # A dish's own word, no one else's and no food's: "a proper paella", "That's challah!".
+        self._own_words: set[tuple[str, ...]] = set()
         for nickname, recipe_id in nicknames(self.titles, self._held).items():
             if not set(nickname) & ANY_DISH:  # "the recipes" is no "… Fries Recipe"
                 self._aliases.setdefault(nickname, recipe_id)
+                self._own_words.add(nickname)
         # The names as written, before the shortenings below: what `anywhere` looks for.
         self._full = dict(self._aliases)
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
@@ -222,9 +226,9 @@ class RecipeNames:
             match = self._longest_at(keys, position)
             if match is not None:
                 length, recipe_id = match
-                if self._written_as_name(text, tokens, position, length) and not self._other_dish_after(
-                    text, tokens, keys, position, length
-                ):
+                if self._written_as_name(
+                    text, tokens, position, length, loose
+                ) and not self._other_dish_after(text, tokens, keys, position, length):
                     found.append(Mention(recipe_id, position, position + length))
                     position += length
                     continue
@@ -286,7 +290,9 @@ class RecipeNames:
                     return length, recipe_id
         return None
 
-    def _written_as_name(self, text: str, tokens: Sequence[re.Match[str]], start: int, length: int) -> bool:
+    def _written_as_name(
+        self, text: str, tokens: Sequence[re.Match[str]], start: int, length: int, loose: bool = False
+    ) -> bool:
         """Whether these words are meant as the recipe's name, not as words of a sentence:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
@@ -332,12 +338,48 @@ class RecipeNames:
         before = text[tokens[start - 1].end() - 1 : span[0].start()] if start else "\n"
         previous = tokens[start - 1].group().lower() if start else ""
         if length == 1:
-            # "the carbonara", a list's "Carbonara, …", but not "a ketchup glaze" nor "the rice".
-            shared = key(span[0].group().lower()) in self._shared
-            return not shared and (previous == "the" or bool(SEPARATOR.search(before)))
+            # "the carbonara", a list's "Carbonara, …", a dish's own word ("a proper paella"),
+            # but not "a ketchup glaze" nor "the rice".
+            k = key(span[0].group().lower())
+            # In a chat turn about recipes, a dish's own word names it: "a proper paella".
+            if (
+                loose
+                and (k,) in self._own_words
+                and self._said_alone(text, tokens, start, self._aliases[(k,)])
+            ):
+                return True
+            return k not in self._shared and (previous == "the" or bool(SEPARATOR.search(before)))
         if length >= 3 or start == 0:
             return True
         return previous in LEADS or bool(SEPARATOR.search(before))
+
+    def _said_alone(self, text: str, tokens: Sequence[re.Match[str]], start: int, recipe_id: str) -> bool:
+        """Whether a title's own word ends a phrase of its own, as a dish's name does: "a
+        proper paella", "That's challah!"; not "a ketchup glaze", "tomato and pepper sauce"
+        nor "a bit like a frittata"."""
+        title = [key(w) for w in words(self.titles[recipe_id])]
+        if len(title) < 2:
+            return False  # a one-word title in running text is an ingredient
+        before = [t.group().lower() for t in tokens[max(0, start - 3) : start]]
+        if before and (before[-1] in JOINING or key(before[-1]) in title or set(before) & COMPARING):
+            return False
+        if start + 1 == len(tokens):
+            return True
+        gap = text[tokens[start].end() : tokens[start + 1].start()]
+        return bool(gap.strip()) or tokens[start + 1].group().lower() in PHRASE_ENDS
+
+    def spelled(self, text: str) -> str:
+        """The text with each recipe it names written as the catalog writes it: "the
+        okonomiaki thing" is "the Okonomiyaki thing", "a proper paella" "a proper Valencian
+        Paella". A name already written as the title, or as one of its forms, stays as it is."""
+        tokens = list(re.finditer(r"[^\W_]+", text))
+        for mention in reversed(self.mentions(text)):
+            start, end = tokens[mention.start].start(), tokens[mention.end - 1].end()
+            title = self.titles[mention.id]
+            forms = [title, *re.split(r"\s*[()]\s*|\s+[-–:]\s+", title)]
+            if words(text[start:end]) not in [words(form) for form in forms]:
+                text = text[:start] + title + text[end:]
+        return text
 
     def named(self, text: str, context: str = "", *, loose: bool = False) -> list[str]:
         """The ids of the recipes `text` names, in order of first mention."""

@@ -114,9 +114,10 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
 
 def food_pointer(message: str, names: RecipeNames) -> bool:
     """Whether "those" or "them" points at a food the message itself names."""
-    return any(names.knows(m["food"]) for m in FOOD_POINTER.finditer(message))
+    return any(names.knows(m["food"] or m["liked"]) for m in FOOD_POINTER.finditer(message))
 
 
+DIGIT = re.compile(r"\d")
 # A food the user has to use up: "way too many apples", "a huge tub of mushrooms".
 GLUT = re.compile(
     r"\b(?:too many|too much|loads of|lots of|a glut of|tons of|heaps of|use up|using up|leftover|left over"
@@ -181,7 +182,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return replace(resolved, question=f"{before}. {resolved.question}")
     # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
     message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
-    message = re.sub(r"[a-z]+", lambda w: SHORTHAND.get(w.group().lower(), w.group()), message, flags=re.I)
+    message = re.sub(
+        r"\bw/o?|[a-z]+", lambda w: SHORTHAND.get(w.group().lower(), w.group()), message, flags=re.I
+    )
     if one_dish(message):
         return None  # a dish by its name ("do you have a kombucha recipe"): nothing to inherit
     definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
@@ -221,7 +224,11 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         main=earlier.main
         if mine.dish in SAVOURY and not mine.main and not {"vegetarian", "vegan"} & {*mine.diets}
         else None,
-        minutes=None if mine.minutes is not None else earlier.minutes,
+        # "and a quick side salad?" after "I've got 30 mins max": quick, and still 30 minutes.
+        minutes=earlier.minutes
+        if mine.minutes is None
+        or (earlier.minutes is not None and earlier.minutes <= mine.minutes and not DIGIT.search(message))
+        else None,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
         kitchen=None if mine.kitchen else earlier.kitchen,
         people=None if mine.people else earlier.people,

@@ -19,7 +19,9 @@ def in_passing(
     """Add the dishes an answer names in passing, written loosely ("you could go for
     stoofvlees", "an old-fashioned rice pudding"), unless their words are ingredients of
     the recipes the conversation named ("a shakshuka with eggs in a tomato and pepper
-    sauce" offers no Pepper Sauce) or of a title found beside them."""
+    sauce" offers no Pepper Sauce) or of a title found beside them, or they describe the
+    dish a list item opens with ("- Fall vegetable & chickpea curry: … in a Thai red curry
+    sauce")."""
     used: set[str] = set()
     widened = []
     for turn, ids in zip(history, found, strict=True):
@@ -28,9 +30,14 @@ def in_passing(
             used |= keys_of(tuple(recipes[i].ingredients))
         if turn.role == "assistant":
             taken = used | {k for i in ids for k in title_keys(recipes[i])}
+            items = [line.span() for line in LINE.finditer(turn.content) if BULLET.match(line.group())]
+            described = [(s, e) for s, e in items if any(s <= at < e for at in ids.values())]
             for at, i in names.anywhere(turn.content):
-                if i not in ids and i in recipes and not title_keys(recipes[i]) <= taken:
+                in_item = any(s <= at < e for s, e in described)
+                if i not in ids and i in recipes and not title_keys(recipes[i]) <= taken and not in_item:
                     ids[i] = at
+                    # "mazurek … spread with orange jam": the jam is the mazurek's.
+                    taken |= keys_of(tuple(recipes[i].ingredients))
         widened.append(ids)
     return widened
 
@@ -103,4 +110,10 @@ def said_of(text: str, places: Mapping[str, int]) -> dict[str, str]:
     words up to the next one's."""
     starts = sorted((at, i) for i, at in places.items())
     ends = [start for start, _ in starts[1:]] + [len(text)]
-    return {i: text[start:end] for (start, i), end in zip(starts, ends, strict=True)}
+    # Or up to the next list item, when that names no catalog dish: "3. Chicken kaldereta - a
+    # rich Filipino stew" says nothing of the item before it.
+    items = [line.start() for line in LINE.finditer(text) if BULLET.match(line.group())]
+    return {
+        i: text[start : min([end, *(s for s in items if start < s)])]
+        for (start, i), end in zip(starts, ends, strict=True)
+    }

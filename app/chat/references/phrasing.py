@@ -20,6 +20,8 @@ def the(titles: Sequence[str]) -> str:
 def finish(text: str, original: str) -> str:
     # "for the mains . which is best": what was taken out leaves no space before a stop.
     text = re.sub(r"\s+([.,;:!?])(?=\s|$)", r"\1", " ".join(text.split())).strip(" ,;:")
+    # "lunchbox. Of the rest, which …" less "Of the rest": the stop stays, the comma goes.
+    text = re.sub(r"([.!?])[,;:]+(?=\s|$)", r"\1", text)
     text = text[:1].upper() + text[1:]
     if original.rstrip().endswith("?") and not text.endswith("?"):
         text = text.rstrip(".!") + "?"

@@ -109,7 +109,7 @@ class Resolver:
         own = self.names.named(message)
         history = as_read(history)
         if not history or (SWITCH.search(message) and not INTO_THE_SET.search(message)):
-            return Resolution(message, own)
+            return Resolution(self.names.spelled(message), own)
         self._history = history
         context = " ".join(turn.content for turn in history)
         # Each turn read once: what it names, then what it names in passing among those.
@@ -149,6 +149,8 @@ class Resolver:
         resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
+        if resolution.question == message and own:
+            resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
 
     def _pointed_turns(self, history: Sequence[Message], turns: list[list[str]]) -> None:

@@ -13,7 +13,7 @@ SWITCH = re.compile(
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
-    r"|never ?mind|something different|change of plans?|new question"
+    r"|never ?mind|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
@@ -150,7 +150,7 @@ DISLIKE = (
 )
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not|apart from|except(?: for)?|other than"
-    r"|besides|but not|skip|(?:i'?ll |let'?s )?leave"
+    r"|besides|but not|minus|skip|ditch|drop|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
     r"(?:had|did|made|cooked|bringing|brought)"
@@ -171,7 +171,7 @@ RULED_OUT = re.compile(
     r"\b(?P<clause>(?:the\s+)?(?P<what>[\w-]+?)(?:'s|’s| is| are)\s+out)\b(?!\s+of\b)", re.I
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
-EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but)\b", re.I)
+EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but|minus)\b", re.I)
 OTHERS = re.compile(
     r"\b(?:(?:out of|of|from|among|between) )?"
     r"(?:the (?:othe?r|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest"
@@ -183,7 +183,7 @@ OTHERS = re.compile(
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
-    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha)\b[,!.\s]*)+",
+    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please)\b[,!.\s–—-]*)+",
     re.I,
 )
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
@@ -196,7 +196,7 @@ REQUEST = re.compile(
 )
 # Chat shorthand, written out where the rules read words: "smth sweet".
 SHORTHAND = {"smth": "something", "sth": "something", "somethin": "something", "anythin": "anything"}
-SHORTHAND |= {"brekkie": "breakfast", "brekky": "breakfast"}
+SHORTHAND |= {"brekkie": "breakfast", "brekky": "breakfast", "abt": "about", "w/o": "without", "w/": "with"}
 ELLIPTICAL = re.compile(
     r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
 )
@@ -339,7 +339,10 @@ FOOD_POINTER = re.compile(
     # "each of those", "any of them" count the set, whatever food the message names.
     r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|for"
     r"|(?<!each )(?<!any )(?<!all )(?<!which )(?<!one )(?<!none )(?<!some )(?<!both )of)"
-    r"\s+(?:those|them|these)\b",
+    r"\s+(?:those|them|these)\b"
+    # "smth w mushrooms? my dad loves them": liking a food just named, in the next sentence too.
+    r"|\b(?P<liked>[a-z]+s)\b[^?.!]*?(?:[?.!]+\s+[^?.!]*?)?"
+    r"\b(?:loves?|likes?|adores?|hates?) (?:them|those)\b",
     re.I,
 )
 
