@@ -69,6 +69,11 @@ def test_facts_come_from_times_servings_steps_and_ingredients():
     # Cookies are baked, though their steps only say "cook for 10 minutes".
     cookies = recipe("Oatmeal Cookies", "oats", "butter", steps=("Cook for ~10 minutes.",))
     assert "oven" in facts(cookies)
+    # Baking powder, or a baking tray to set a cream in, needs no oven.
+    pancakes = recipe("Pancakes", "flour", steps=("Whisk in the baking powder.", "Fry in a pan."))
+    assert "oven" not in facts(pancakes)
+    tiramisu = recipe("Tiramisu", "mascarpone", steps=("Cover the bottom of a baking tray with cream.",))
+    assert "oven" not in facts(tiramisu)
     # No heat in its steps; wine vinegar is no alcohol; "salad" makes it a main.
     assert facts(cold) == ["main", "course", "dinner", "no-cook", "cold"]
     assert embedded_text(cold).endswith("main course dinner no-cook cold")

@@ -1583,3 +1583,15 @@ def test_a_recipe_the_message_names_is_spelled_as_the_catalog_spells_it():
     assert resolve("the okonomiaki thing, what if i dont have dashi", *turns).question == (
         "the Okonomiyaki thing, what if i dont have dashi"
     )
+
+
+def test_the_one_that_needs_no_baking_is_the_one_whose_steps_use_no_oven():
+    turns = (
+        "fancy dessert for date night?",
+        "1. Tiramisù - savoiardi and mascarpone\n2. Crème brûlée - baked custard\n"
+        "3. Molten chocolate lava cakes",
+    )
+
+    resolved = resolve("so the one that doesnt need baking, how long does it set in the fridge?", *turns)
+
+    assert resolved.recipe_ids == ["tiramisu"]

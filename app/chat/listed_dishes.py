@@ -296,6 +296,16 @@ class ListedDishes:
         if (
             item
             and len(at) > 1
+            and min(at.values()) == 0
+            and self._owners[wanted[0]] == 1
+            and wanted[0] in at
+        ):
+            # "- Zürich-style sliced beef in …": an item opening with its title's first words,
+            # the first no other title's.
+            return Candidate(recipe_id, weight, end, whole=False)
+        if (
+            item
+            and len(at) > 1
             and all(
                 s in FILLER or any(s in self._related(k) or k in self._related(s) for k in at) for s in said
             )

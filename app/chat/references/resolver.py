@@ -56,6 +56,7 @@ from app.chat.references.vocabulary import (
     EXCLUSIVE,
     FOCUS,
     INTO_THE_SET,
+    NOT_BAKED,
     ONE_WITH,
     ORDINAL,
     ORDINAL_PAIR,
@@ -74,6 +75,7 @@ from app.chat.references.vocabulary import (
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
+from app.search.recipe_facts import facts
 
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
@@ -395,6 +397,13 @@ class Resolver:
             [the_other] = [r for r in offered if r is not focus]
             replaced = message[: other.start()] + the([the_other.title]) + message[other.end() :]
             return Resolution(finish(replaced, message), [the_other.id], rule="description")
+        if (not_baked := NOT_BAKED.search(message)) is not None and len(offered) > 1:
+            picked = [r for r in offered if "oven" not in facts(r)]
+            if 0 < len(picked) < len(offered):
+                replaced = (
+                    message[: not_baked.start()] + the([r.title for r in picked]) + message[not_baked.end() :]
+                )
+                return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
             without = with_match["how"].lower() in ("without", "w/o")

@@ -63,6 +63,14 @@ ORDINAL_PAIR = re.compile(
 ONE_WITH = re.compile(
     r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
 )
+# "the one that doesnt need baking", "the no-bake one": the recipes whose steps use no oven.
+NOT_BAKED = re.compile(
+    r"\bthe (?:one|recipe|dish)s? (?:that |which |you |i )?(?:does ?n[o']?t|dont|don't|do not|does not)"
+    r" (?:need|use|require|involve|go in|have to be) (?:any |an? |the )?(?:baking|baked|bake|oven)\b"
+    r"|\bthe no[- ]bake (?:one|recipe|dish)s?\b"
+    r"|\bthe (?:one|recipe|dish)s? (?:without|w/o|with no) (?:an? |the )?oven\b",
+    re.I,
+)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
     r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
