@@ -65,6 +65,12 @@ SETS = {
     # Written by someone who saw no code, before the eighth round; measured once (a1b9d51),
     # then studied.
     "development, round 10": HERE / "followups_tenth.jsonl",
+    # Written by someone who saw no code, during the eighth round; measured once (2e905e9),
+    # then studied.
+    "development, round 11": HERE / "followups_eleventh.jsonl",
+    # Written by someone who saw no code, during the eighth round; measured once (2e905e9),
+    # then studied.
+    "development, round 12": HERE / "followups_twelfth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -89,9 +95,12 @@ SETS = {
     # Written by someone who saw no code, before the eighth round; measured before it
     # (a1b9d51) and after it, never studied.
     "held out, round 9": HERE / "followups_holdout_9.jsonl",
+    # Written by someone who saw no code, during the eighth round; measured when it came in
+    # (2e905e9) and at the round's end, never studied.
+    "held out, round 10": HERE / "followups_holdout_10.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 8", "held out, round 9"})
+MEASURED_ONCE = frozenset({"held out, round 8", "held out, round 9", "held out, round 10"})
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
