@@ -62,7 +62,7 @@ def test_facts_come_from_times_servings_steps_and_ingredients():
 
     assert facts(baked) == [
         "main", "course", "dinner", "quick", "baked", "oven", "big", "batch",
-        "fish", "seafood", "alcohol", "alcoholic", "boozy",
+        "fish", "seafood", "alcohol", "alcoholic", "boozy", "booze",
     ]  # fmt: skip
     slow = recipe("Carnitas", "pork shoulder", steps=("Cook on low in the slow cooker for 8 hours.",))
     assert "slow-cooker" in facts(slow)

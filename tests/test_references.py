@@ -1595,3 +1595,95 @@ def test_the_one_that_needs_no_baking_is_the_one_whose_steps_use_no_oven():
     resolved = resolve("so the one that doesnt need baking, how long does it set in the fridge?", *turns)
 
     assert resolved.recipe_ids == ["tiramisu"]
+
+
+def test_a_word_said_before_the_list_names_none_of_its_recipes():
+    turns = (
+        "need a fish dinner tonight",
+        "| Dish | Time |\n|---|---|\n| **Fish Curry** | 30 min |\n| **Newfoundland Cod Chowder** | 40 min |",
+    )
+
+    resolved = resolve("which ones are dairy free? also can u freeze fish soup or does it go weird", *turns)
+
+    assert resolved.rule == "set"
+    assert resolved.recipe_ids == ["fish-curry", "newfoundland-cod-chowder"]
+
+
+def test_what_a_dish_is_described_as_enumerates_no_other_dish():
+    turns = (
+        "what portuguese stuff do you have",
+        "1. **Bolo do Caco** - a flatbread\n2. **Francesinha** - Porto's famous sandwich",
+        "the 2nd, whats in it?",
+        "A Francesinha is a big, rich sandwich from Porto: bread, sausage, ham and steak.",
+    )
+
+    assert resolve("too heavy. what about number 1?", *turns).recipe_ids == ["bolo-do-caco"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "picked"),
+    [
+        (
+            (
+                "potato side dishes",
+                "1. **Rösti** - grated potatoes fried in butter\n2. **Stoemp** - mash with bacon bits\n"
+                "3. **Tiroler Gröstl** - potatoes with pork and bacon",
+            ),
+            "ok so the one thats fully meatless, could i use leftover boiled potatoes?",
+            ["roesti"],
+        ),
+        (
+            (
+                "winter drinks, some ppl dont drink",
+                "A classic Glühwein, an Irish coffee, and for anyone not drinking, Tanzanian tea with milk.",
+            ),
+            "the one with no booze in it, can i make a giant pot?",
+            ["tanzania-tea-with-milk"],
+        ),
+    ],
+)
+def test_the_one_that_is_or_has_none_of_something_is_read_from_its_data(turns, message, picked):
+    assert resolve(message, *turns).recipe_ids == picked
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "im really not feeling curry tonight, but out of whats left which is quickest?",
+        "forget the curry ones, we had them yesterday. which of the rest is quickest?",
+    ],
+)
+def test_not_feeling_or_forgetting_a_dish_sets_it_aside(message):
+    turns = (
+        "vegetarian mains",
+        "1. **Stuffed Vegetables**\n2. **Spinach-Rice Casserole**\n3. **Potato and Eggplant Curry**\n"
+        "4. **Fall Vegetable and Chickpea Curry**",
+    )
+
+    assert resolve(message, *turns).recipe_ids == ["stuffed-vegetables", "spinach-rice-casserole"]
+
+
+def test_ok_what_about_keeps_what_was_asked():
+    turns = ("everything has to be dairy free now", "- **Chicken Soup**\n- **Beef Goulash**")
+
+    assert resolve("ok what about soups?", *turns).question == "What about dairy-free soups?"
+
+
+@pytest.mark.parametrize(
+    ("turn", "recipe_id"),
+    [
+        ("1. **Paella Valenciana** - chicken and rabbit\n2. **Zarangollo** - onion and eggplant", "paella"),
+        (
+            "Mapo tofu is the Sichuan classic. There's also hoisin tofu with broccoli.",
+            "hoisin-tofu-and-broccoli",
+        ),
+    ],
+)
+def test_a_title_in_another_order_or_with_with_for_and_is_offered(turn, recipe_id):
+    assert recipe_id in resolve("which of them are vegan?", "ideas?", turn).recipe_ids
+
+
+def test_nvm_changes_the_topic():
+    turns = ("bbq saturday", "- **Baby back ribs**\n- **Aussie snags**\n- **Smoked turkey**")
+
+    assert resolve("nvm it's gonna rain all day lol. brunch drinks instead?", *turns).recipe_ids == []

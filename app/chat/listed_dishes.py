@@ -26,6 +26,7 @@ OPENING = re.compile(
     r"|cosy|cozy|comforting|impressive|fancy)\b)+",
     re.I,
 )
+COPULA = re.compile(r"\b(?:is|was|'s)\s+(?:a|an)\b", re.I)
 # Inside a clause, "and" and "or" may open the next dish of an enumeration.
 JOINER = re.compile(r"\b(?:and|or)\s+", re.I)
 LINE = re.compile(r"[^\n]+")
@@ -177,16 +178,20 @@ class ListedDishes:
                     if best is not None
                 ][:1]
             for sentence in SENTENCE.finditer(line.group()):
-                entries = [
-                    entry
-                    for clause in CLAUSE.finditer(sentence.group())
+                entries = []
+                # "A Francesinha is a big, rich sandwich": what follows "is a" describes the
+                # dish; it enumerates none.
+                described_from = len(sentence.group())
+                for clause in CLAUSE.finditer(sentence.group()):
                     for entry in self._clause(
                         text, line.start() + sentence.start() + clause.start(), clause.group(), aside_ends
-                    )
-                ]
-                for n, (at, best) in enumerate(entries):
+                    ):
+                        entries.append((*entry, clause.start() > described_from))
+                    if (copula := COPULA.search(clause.group())) is not None:
+                        described_from = min(described_from, clause.start() + copula.start())
+                for n, (at, best, describing) in enumerate(entries):
                     neighbours = [entries[m][1] for m in (n - 1, n + 1) if 0 <= m < len(entries)]
-                    beside = any(other is not None for other in neighbours)
+                    beside = any(other is not None for other in neighbours) and not describing
                     if best is not None and (best.whole or beside):
                         found.append((at, best.recipe_id))
         return found
@@ -276,7 +281,9 @@ class ListedDishes:
         # In the title's order and together: "basic meatballs and the full spaghetti" names
         # no "Spaghetti and Meatballs".
         order = [at[k] for k in wanted if k in at]
-        if order != sorted(order) or order[-1] - order[0] > len(alias):
+        # A list item may say the whole title in another order: "Paella Valenciana".
+        reordered = item and len(at) == len(wanted) > 1 and max(order) < len(wanted)
+        if (order != sorted(order) and not reordered) or max(order) - min(order) > len(alias):
             return None
         end = max(at.values()) + 1
         cut = [k for k in wanted if k not in at and any(k in self._cut_short(s) for s in said[:end])]

@@ -96,9 +96,13 @@ def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
     forms += [forms[1].split(",")[0]] if "," in forms[1] else []
     # Without a word of praise or "Recipe": "Sweet potato fries" of "Basic Sweet Potato Fries Recipe".
     forms += [bare for bare in [PLAIN.sub("", forms[1])] if bare != forms[1]]
+    # "w/" is "with": "Tanzanian tea with milk" of "Tanzanian Tea w/ Milk".
+    forms += [re.sub(r"\bw/\s*", "with ", f, flags=re.I) for f in forms if re.search(r"\bw/", f, re.I)]
     # "&" and "and" are written either way: "Chorizo and Chickpea Soup", "chicken, tomato & spinach curry".
     forms += [re.sub(r"\s*&\s*", " and ", f) for f in forms if "&" in f]
     forms += [re.sub(r"\band\b", " ", f, flags=re.I) for f in forms if re.search(r"\band\b", f, re.I)]
+    # "hoisin tofu with broccoli" of "Hoisin Tofu and Broccoli".
+    forms += [re.sub(r"\band\b", "with", f, flags=re.I) for f in forms[1:2] if re.search(r"\band\b", f, re.I)]
     found: list[tuple[str, ...]] = []
     for index, form in enumerate(forms):
         keys = tuple(key(w) for w in words(form))

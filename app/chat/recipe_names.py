@@ -43,6 +43,8 @@ LEADS = frozenset(
 # What separates the words before a name from it: a list's comma or bullet, a dash between
 # spaces, a parenthesis ("Uzbek plov (pilaf)"); not the hyphen inside "mayo-ketchup-relish".
 SEPARATOR = re.compile(r"[,:;\n•*(]|(?<!\S)[-–—]")
+# A parenthesis opened just before a name, by at most two words: "(the Portuguese tarte …".
+ASIDE_OPENED = re.compile(r"\((?:[\w'-]+\s+){0,2}$")
 # In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
@@ -307,8 +309,11 @@ class RecipeNames:
             # an item whose dish the catalog does not spell ("- Šaltibarščiai - Lithuanian
             # cold borscht, …") is the title its description gives.
             head = before_it[: describing.start()] if describing else ""
-            if before_it.endswith("(") and not describing and not self.knows(before_it):
-                return True  # "- Uzbek plov (pilaf) with lamb": the catalog's name for the item
+            aside = ASIDE_OPENED.search(before_it)
+            if aside and not describing and not self.named(before_it[: aside.start()]):
+                # "- Uzbek plov (pilaf) with lamb", "- Lemon meringue pie (the Portuguese tarte
+                # merengada)": the catalog's name for the item.
+                return True
             return length > 1 and bool(head) and not self.knows(head)
         first_of_item = BULLET.match(line) is not None and not before_it  # "1. Lasagna" is no amount
         amount = AMOUNT_BEFORE.search(text[max(0, span[0].start() - 30) : span[0].start()])

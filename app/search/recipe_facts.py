@@ -108,7 +108,7 @@ def _families(ingredients: str) -> list[str]:
     if said & MEAT:
         found.append("meat")
     if ALCOHOL.search(ingredients):
-        found += ["alcohol", "alcoholic", "boozy"]
+        found += ["alcohol", "alcoholic", "boozy", "booze"]
     return found
 
 

@@ -207,7 +207,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     earlier = asked_for(history, names)
     mine = constraints([message], names)
     # "and a dessert?", "ok and any soups?": adds to what was asked.
-    additive = bool(ADDITIVE.match(message.strip())) or bool(
+    additive = bool(ADDITIVE.match(body.strip())) or bool(
         lead and re.search(r"\b(?:and|also)\b", lead.group())
     )
     if mine.dish and not additive and SETTLING.search(message):

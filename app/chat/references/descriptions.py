@@ -10,8 +10,12 @@ from collections.abc import Set as AbstractSet
 from app.chat.name_spelling import key, keys_of, words
 from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
 from app.recipes import Recipe
+from app.search.recipe_facts import facts
 
 MEATLESS = frozenset({"meatless", "meat free", "veggie", "no meat", "without meat"})
+# The facts (app/search/recipe_facts.py) a description may pick by; not "oven": "does either go
+# in the oven" picks none.
+HOW_MADE = frozenset({"baked", "fried", "chilled", "alcoholic", "alcohol", "boozy", "booze"})
 
 
 def matches(description: str, recipe: Recipe) -> int:
@@ -25,6 +29,8 @@ def matches(description: str, recipe: Recipe) -> int:
         return 3
     tags = {key(t) for tag in recipe.tags for t in words(tag)}
     diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
+    # And how its data says it is made: "the baked one", "the fried one", "no booze".
+    tags |= {key(fact) for fact in facts(recipe) if fact in HOW_MADE}
     if all(w in tags or w in diets for w in wanted):
         return 2
     said = " ".join(words(description))

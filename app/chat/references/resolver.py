@@ -127,7 +127,13 @@ class Resolver:
         firm = [set(ids) for ids in found]
         found = without_parts(self.recipes, history, in_passing(self.names, self.recipes, history, found))
         self._named = list(dict.fromkeys(i for ids in found for i in ids))
-        turns = [self.named_in(turn.content, ids) for turn, ids in zip(history, found, strict=True)]
+        # A turn may name in passing only what was offered by then: "a fish dinner" asked
+        # before the list names no Fish Curry of it.
+        turns: list[list[str]] = []
+        so_far: list[str] = []
+        for turn, ids in zip(history, found, strict=True):
+            so_far += [i for i in ids if i not in so_far]
+            turns.append(self.named_in(turn.content, ids, so_far))
         self._pointed_turns(history, turns)
         # The set a follow-up refers to is the latest list of recipes; a later turn about one
         # of them ("the pavlova is a great fit") puts that one in focus, not in place of the list.
@@ -225,15 +231,15 @@ class Resolver:
         question = finish(f"{message.strip().rstrip('?!. ')} in {the([focus.title])}", message)
         return Resolution(question, [focus.id], rule="focus")
 
-    def named_in(self, text: str, found: dict[str, int]) -> list[str]:
+    def named_in(self, text: str, found: dict[str, int], offered: Sequence[str]) -> list[str]:
         """The conversation's recipes that `text` names: `found` (with where), as the catalog
-        reads it, and those it names in passing among the conversation's recipes."""
+        reads it, and those it names in passing among the recipes `offered` so far."""
         places = dict(found)
         # "flour, egg, water" about the Okonomiyaki names no "Egg Roll in a Bowl": a word the
         # named recipes' ingredients use is theirs.
         used = set().union(*(keys_of(tuple(self.recipes[i].ingredients)) for i in found))
         said = {key(w) for w in words(text)}
-        for i in self.names.among(text, self._named, found):
+        for i in self.names.among(text, offered, found):
             # "Brown the duck pieces" about the Bebek Mropol names no "… with Smoked Duck": a
             # word another recipe of the conversation cooks with is no name.
             theirs = set().union(
@@ -406,7 +412,7 @@ class Resolver:
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
-            without = with_match["how"].lower() in ("without", "w/o")
+            without = with_match["how"].lower() in ("without", "w/o", "with no")
             picked = [r for r in offered if r not in having] if without else having
             if picked and len(picked) < len(offered):
                 # "the one with the anchovies, can i leave them out": what it has stays said.

@@ -13,7 +13,7 @@ SWITCH = re.compile(
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
-    r"|never ?mind|scrap (?:that|this|all that)|something different|change of plans?|new question"
+    r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
@@ -22,7 +22,8 @@ SWITCH = re.compile(
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
 # topic ("ok actually she's vegetarian. the veggie one, what cheese?").
 INTO_THE_SET = re.compile(
-    r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b"
+    r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b|\bwhat'?s left\b"
+    r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b",
     re.I,
 )
@@ -61,7 +62,9 @@ ORDINAL_PAIR = re.compile(
 )
 # "the one with chickpeas", "the one without meat".
 ONE_WITH = re.compile(
-    r"\bthe one (?P<how>with|w/?|without|w/o|that has|that uses) (?:the |some )?(?P<what>[\w'-]+)", re.I
+    r"\bthe one (?P<how>with no|with|w/?|without|w/o|that has|that uses|that'?s|that is|which is)"
+    r" (?:the |some |fully |totally |completely |actually )?(?P<what>[\w'-]+)",
+    re.I,
 )
 # "the one that doesnt need baking", "the no-bake one": the recipes whose steps use no oven.
 NOT_BAKED = re.compile(
@@ -109,7 +112,9 @@ CLAUSE_OPENERS = "|".join(
 FOCUS = re.compile(
     # "how long does it take to make Greek yogurt" points at nothing: its object is named.
     rf"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its(?! (?:\d|(?:{IT_IS})\b))"
-    r"|it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
+    # "haha knew it": the user was right, no recipe is meant.
+    r"|(?<!\bknew )"
+    r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
@@ -140,7 +145,7 @@ SET_WORDS = re.compile(
     # "either serve it cold or reheat it" points at nothing.
     r"\b(those|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
     r"|the others?|the rest|each of them"
-    r"|the (?:two|three|four)|which one|which of|any of"
+    r"|the (?:two|three|four)|which ones?|which of|any of|everything (?:in|on) (?:ur|your|the) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
     re.I,
 )
@@ -157,8 +162,9 @@ DISLIKE = (
     r" (?:like|want|fancy|eat|have)"
 )
 EXCLUDED = re.compile(
-    r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not|apart from|except(?: for)?|other than"
-    r"|besides|but not|minus|skip|ditch|drop|(?:i'?ll |let'?s )?leave(?! out)"
+    r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
+    r"|apart from|except(?: for)?|other than"
+    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
     r"(?:had|did|made|cooked|bringing|brought)"
