@@ -290,3 +290,36 @@ def test_thanks_is_answered_as_thanks(message):
     tart = Recipe(id="tart", title="Tart", ingredients=["jam"], steps=["Bake."])
 
     assert compose(message, [tart]).text.startswith("You're welcome!")
+
+
+def test_the_data_answers_how_long_a_part_takes_from_the_step_that_says():
+    tiramisu = Recipe(
+        id="tiramisu",
+        title="Tiramisù",
+        ingredients=["mascarpone"],
+        steps=["Layer the biscuits and cream.", "Leave in the fridge for at least 4 hours."],
+    )
+    cake = Recipe(
+        id="cake", title="Cake", ingredients=["flour"], steps=["Bake 40 minutes."], total_minutes=60
+    )
+
+    assert compose("how long does the Tiramisù need in the fridge?", [tiramisu]).text == (
+        'Tiramisù [tiramisu] says: "Leave in the fridge for at least 4 hours."'
+    )
+    assert compose("how long does the Cake need in the fridge?", [cake]).text == (
+        "Cake [cake]'s steps do not say how long it needs in the fridge."
+    )
+
+
+def test_the_data_says_which_recipes_need_no_baking():
+    pudding = Recipe(
+        id="pudding", title="Lemon Pudding", ingredients=["lemon"], steps=["Bake in a slow oven."]
+    )
+    granita = Recipe(
+        id="granita", title="Granita", ingredients=["lemons"], steps=["Mix in the baking powder.", "Freeze."]
+    )
+
+    text = compose("which of the Lemon Pudding and the Granita doesnt need baking?", [pudding, granita]).text
+
+    assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
+    assert "Granita [granita]'s steps do not mention the oven." in text

@@ -77,8 +77,32 @@ FEWEST = re.compile(
 )
 WITHOUT = re.compile(
     r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
+    r"(?:does ?n[o']?t|doesn'?t|dont|don'?t|do not) (?:need|require)|"
     r"(?:has|have|uses?|contains?) no)\s+(?:any\s+|the\s+|a\s+|an\s+)?([a-z][a-z-]+)",
     re.I,
+)
+# "which doesnt need baking?" asks about the oven.
+TOOL_WORDS = {"baking": "oven", "bake": "oven", "baked": "oven", "hob": "stove"}
+# Part of a recipe's time, asked: "how long does it need in the fridge?", "how long to rise?".
+# Each is looked for in the steps by these words.
+PHASES: dict[str, re.Pattern[str]] = {
+    phase: re.compile(rf"\b(?:{said})", re.I)
+    for phase, said in {
+        "in the fridge": "fridge|refrigerat|chill|set",
+        "in the freezer": "freez",
+        "in the oven": "oven|bake|baking",
+        "to set": "set|fridge|refrigerat|chill",
+        "to chill": "chill|fridge|refrigerat",
+        "to rise": "rise|prove|proof|double",
+        "to marinate": "marinat",
+        "to rest": "rest",
+        "to cool": "cool",
+        "to soak": "soak",
+        "to simmer": "simmer",
+    }.items()
+}
+PHASE = re.compile(
+    r"\b(?:in the (?:fridge|freezer|oven)|to (?:set|chill|rise|marinate|rest|cool|soak|simmer))\b", re.I
 )
 INGREDIENTS = re.compile(
     r"\b(what do i need|ingredients?|what goes in|what'?s in|what is in|shopping list|need to buy)\b", re.I
@@ -88,7 +112,7 @@ INGREDIENTS = re.compile(
 EQUIPMENT: dict[str, re.Pattern[str]] = {
     tool: re.compile(rf"\b(?:{said})", re.I)
     for tool, said in {
-        "oven": "oven|bake|baking|roast|broil|preheat",
+        "oven": "oven|bake|baking(?! powder| soda)|roast|broil|preheat",
         "microwave": "microwave",
         "blender": "blend",
         "processor": "food processor|processor",

@@ -34,8 +34,11 @@ from app.chat.answer_cues import (
     METHOD,
     MILDEST,
     MOST,
+    PHASE,
+    PHASES,
     QUICK,
     SLOW,
+    TOOL_WORDS,
     WITHOUT,
 )
 from app.chat.data_phrasing import (
@@ -142,7 +145,7 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     # Asked of recipes ("which has no cheese?"), not a request ("dinner for two, no meat please").
     if not (ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)):
         return None
-    word = match.group(1).lower()
+    word = TOOL_WORDS.get(match.group(1).lower(), match.group(1).lower())
     if word in EQUIPMENT:
         return _equipment(word, named_in(question, recipes) or list(recipes))
     free = [r for r in recipes if not contains(r, word)]
@@ -205,6 +208,8 @@ def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = asked_of(HOW_LONG, question, recipes)
     if not targets:
         return None
+    if phase := PHASE.search(question):
+        return _how_long_for(phase.group().lower(), targets)
     lines = []
     for recipe in targets:
         if recipe.total_minutes is None:
@@ -224,6 +229,21 @@ def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             f"{cite(recipe)} takes {minutes(recipe.total_minutes)} in all"
             + (f" ({', '.join(split)})." if split else ".")
         )
+    return Composed(" ".join(lines), "time")
+
+
+def _how_long_for(phase: str, recipes: Sequence[Recipe]) -> Composed:
+    """ "How long does it need in the fridge?": the step that says, not the total time."""
+    lines = []
+    for recipe in recipes:
+        steps = [step.strip() for step in recipe.steps if PHASES[phase].search(step)]
+        timed = [step for step in steps if STEP_TIME.search(step)]
+        if timed or steps:
+            lines.append(f'{cite(recipe)} says: "{(timed or steps)[0]}"')
+            if not timed:
+                lines[-1] += " It gives no time for that."
+        else:
+            lines.append(f"{cite(recipe)}'s steps do not say how long it needs {phase}.")
     return Composed(" ".join(lines), "time")
 
 
