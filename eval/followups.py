@@ -71,6 +71,12 @@ SETS = {
     # Written by someone who saw no code, during the eighth round; measured once (2e905e9),
     # then studied.
     "development, round 12": HERE / "followups_twelfth.jsonl",
+    # Written by someone who saw no code, late in the eighth round; measured once (51a55be),
+    # then studied.
+    "development, round 13": HERE / "followups_thirteenth.jsonl",
+    # Written by someone who saw no code, late in the eighth round; measured once (51a55be),
+    # then studied.
+    "development, round 14": HERE / "followups_fourteenth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
