@@ -1687,3 +1687,121 @@ def test_nvm_changes_the_topic():
     turns = ("bbq saturday", "- **Baby back ribs**\n- **Aussie snags**\n- **Smoked turkey**")
 
     assert resolve("nvm it's gonna rain all day lol. brunch drinks instead?", *turns).recipe_ids == []
+
+
+def test_a_title_with_an_apostrophe_is_named_without_it():
+    turns = (
+        "comfort food for 8",
+        "- **Shepherd's Pie** - lamb under mash\n- **Meatloaf** - two dishes' worth\n- **Lasagna**",
+        "shepherds pie!! tell me more",
+        "You brown the lamb, top it with mash and bake at 200°C.",
+    )
+
+    assert resolve("could i top it with cauliflower mash?", *turns).recipe_ids == ["shepherds-pie"]
+
+
+def test_the_meatloaf_is_the_meatloaf_not_the_end_of_another_title():
+    turns = (
+        "family supper with leftovers",
+        "1. **Meatloaf** - ground beef\n2. **Chili Con Carne**\n3. **Beef Goulash**",
+        "the meatloaf! does it use tomato soup?",
+        "It does: a can of tomato soup goes on top.",
+    )
+
+    assert resolve("could i halve it?", *turns).recipe_ids == ["meatloaf"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "picked"),
+    [
+        (
+            (
+                "something chinese",
+                "Guobaorou: coat pork in batter and deep fry it in a litre of oil. The Hoisin Pork Belly is"
+                " simpler: the belly is cooked and glazed with ginger, ketchup, hoisin and honey.",
+            ),
+            "the one where u dont have to deep fry in a litre of oil, is it spicy?",
+            ["hoisin-pork-belly"],
+        ),
+        (
+            (
+                "pasta sauces",
+                "1. **Fumé sauce** - pancetta and cream\n2. **Cinque Pi** - panna and pomodori\n"
+                "3. **Spaghetti alla puttanesca** - capers and anchovies",
+            ),
+            "so the one that doesnt have any cream in it? is it fishy?",
+            ["spaghetti-alla-puttanesca"],
+        ),
+        (
+            (
+                "vegan meal prep",
+                "Ratatouille makes about 12 servings. Red lentil dahl serves 6."
+                " And ginataang kalabasa makes 8.",
+            ),
+            "the one that makes 12 portions, how long will it keep?",
+            ["ratatouille"],
+        ),
+        (
+            (
+                "creamy beef with mushrooms",
+                "There's Züri Gschnätzlets - Zurich-style meat sauté - and the mushroom stroganov"
+                " over pasta.",
+            ),
+            "the züri one, can i use chicken?",
+            ["zurich-sytle-meat-saute"],
+        ),
+    ],
+)
+def test_a_dish_is_picked_by_how_it_is_made_how_many_it_serves_or_a_word_cut_short(turns, message, picked):
+    assert resolve(message, *turns).recipe_ids == picked
+
+
+def test_ignoring_and_passing_on_set_aside():
+    pasta = (
+        "pasta for 6",
+        "- **Smoked Salmon Pasta Primavera**\n- **Baked Mostaccioli**\n- **Cinque Pi**\n- **Pasta Arrabbiata**",
+    )
+
+    assert resolve("so ignoring the salmon thing, which of the rest are vegetarian?", *pasta).recipe_ids == [
+        "baked-mostaccioli",
+        "cinque-pi",
+        "pasta-arrabbiata",
+    ]
+
+
+def test_a_tip_after_the_dishes_offers_none():
+    turns = (
+        "veggie sides for a bbq",
+        "Zarangollo is a lovely one. A three-bean salad feeds about 8.\n\n"
+        "Tip: a jar of quick pickled red onions is great on the burgers too.",
+    )
+
+    assert resolve("are any of those vegan?", *turns).recipe_ids == ["zarangollo", "bean-salad"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "carried"),
+    [
+        (
+            ("non-alcoholic drinks for a party?", "- **Orange Glorious**\n- **Sunday Morning Milkshake**"),
+            "oh wait it's in december tho lol, anything warm?",
+            "warm",
+        ),
+        (
+            ("vegan dinner ideas?", "- **Red Lentil Dahl**\n- **Ratatouille**"),
+            "these look nice but i need protein. anything with tofu instead?",
+            "vegan",
+        ),
+    ],
+)
+def test_an_event_or_a_request_instead_asks_anew(turns, message, carried):
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert carried in resolved.question
+
+
+def test_a_childs_number_is_no_ordinal():
+    turns = ("pancakes", "### Oatmeal Pancakes\nOat flour.\n\n### Danish Pancake\nThin.")
+
+    assert resolve("kid #2 has an egg allergy so do any of these work without eggs?", *turns).rule == "set"

@@ -19,6 +19,9 @@ NICKNAME_LENGTH = 5
 # A word that this many other recipes cook with is food, not a name.
 EVERYDAY_IN = 2
 WORD = re.compile(r"[a-z0-9]+")
+# A word as written, its apostrophe kept inside it: "Shepherd's" is one word, as "shepherds" is.
+TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+APOSTROPHE = re.compile(r"(?<=[a-z0-9])'(?=[a-z0-9])")
 DOUBLED = re.compile(r"(.)\1+")
 # Every turn of a conversation is read for names again at each request, and its answer by the
 # guard: the same words and texts come back, and folding them was a good part of a request's
@@ -33,7 +36,7 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=WORDS_KEPT)
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(WORD.findall(fold(text)))
+    return tuple(WORD.findall(APOSTROPHE.sub("", fold(text))))
 
 
 # Foods with another name across the Atlantic or in another language, read as one: "Indian

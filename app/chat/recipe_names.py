@@ -18,6 +18,7 @@ from app.chat.listed_dishes import ASIDE, BOLD, BULLET, FILLER, ListedDishes
 from app.chat.name_spelling import (
     FUZZY_LENGTH,
     KEYS_KEPT,
+    TOKEN,
     WORD,
     alias_index,
     aliases,
@@ -109,9 +110,14 @@ class RecipeNames:
                 self._held.setdefault(k, set()).add(recipe_id)
         # alias (a tuple of word keys) → recipe id.
         self._aliases = alias_index(self.titles)
+        # Two title words written as one name only written whole: "the meatloaf" is the
+        # Meatloaf, not the end of "Mexican Meatloaf".
+        self._joined: set[tuple[str, ...]] = set()
         for recipe_id, title in sorted(self.titles.items()):
             for alias in joined(title):
-                self._aliases.setdefault(alias, recipe_id)
+                if alias not in self._aliases:
+                    self._aliases[alias] = recipe_id
+                    self._joined.add(alias)
         # A dish's own word, no one else's and no food's: "a proper paella", "That's challah!".
         self._own_words: set[tuple[str, ...]] = set()
         for nickname, recipe_id in nicknames(self.titles, self._held).items():
@@ -123,7 +129,7 @@ class RecipeNames:
         # Titles by the last word of a name ("goulash" of "Beef Goulash"): "the goulash" names
         # the one title that ends so, but "the table" is no "Sourdough Table Loaf".
         self._heads: dict[str, list[tuple[str, ...]]] = {}
-        for alias_keys in self._aliases:
+        for alias_keys in self._aliases.keys() - self._joined:
             self._heads.setdefault(alias_keys[-1], []).append(alias_keys)
         # A title of three words or more may go without its last word when that word is one
         # many titles end with: "the Butter Chicken Masala" is the Butter Chicken Masala Curry.
@@ -138,6 +144,8 @@ class RecipeNames:
         # Words that several titles share ("rice", "pasta"): in running text they are food.
         seen: dict[str, set[str]] = {}
         for alias_keys, recipe_id in self._aliases.items():
+            if alias_keys in self._joined:
+                continue
             for k in alias_keys:
                 seen.setdefault(k, set()).add(recipe_id)
         self._shared = {k for k, ids in seen.items() if len(ids) > 1}
@@ -219,7 +227,7 @@ class RecipeNames:
         return list(read)
 
     def _mentions(self, text: str, around: _Context, *, loose: bool) -> list[Mention]:
-        tokens = list(re.finditer(r"[^\W_]+", text))
+        tokens = list(TOKEN.finditer(text))
         folded = [words(t.group()) for t in tokens]
         keys = [self._keys(f[0]) if f else set() for f in folded]
         found: list[Mention] = []
@@ -377,7 +385,7 @@ class RecipeNames:
         """The text with each recipe it names written as the catalog writes it: "the
         okonomiaki thing" is "the Okonomiyaki thing", "a proper paella" "a proper Valencian
         Paella". A name already written as the title, or as one of its forms, stays as it is."""
-        tokens = list(re.finditer(r"[^\W_]+", text))
+        tokens = list(TOKEN.finditer(text))
         for mention in reversed(self.mentions(text)):
             start, end = tokens[mention.start].start(), tokens[mention.end - 1].end()
             title = self.titles[mention.id]
@@ -401,7 +409,7 @@ class RecipeNames:
         if (places := self._turns.get(settled_by)) is not None:
             return dict(places)
         around = _Context(context)
-        tokens = list(re.finditer(r"[^\W_]+", text))
+        tokens = list(TOKEN.finditer(text))
         spans = [
             (tokens[m.start].start(), tokens[m.end - 1].end(), m.id)
             for m in self._mentions(text, around, loose=True)
@@ -460,7 +468,7 @@ class RecipeNames:
         if BOLD.search(text):
             return []  # a turn that writes its dishes in bold names them there
         asides = [m.span() for m in ASIDE.finditer(text)]
-        tokens = list(re.finditer(r"[^\W_]+", text))
+        tokens = list(TOKEN.finditer(text))
         keys = [key(words(t.group())[0]) if words(t.group()) else "" for t in tokens]
         found = []
         position = 0
@@ -493,7 +501,7 @@ class RecipeNames:
         """Where (a character offset) `text` first names the recipe, by the first of its
         words to appear."""
         title = {key(w) for w in words(self.titles[recipe_id])} - FILLER
-        for token in re.finditer(r"[^\W_]+", text):
+        for token in TOKEN.finditer(text):
             if any(key(w) in title for w in words(token.group())):
                 return token.start()
         return len(text)

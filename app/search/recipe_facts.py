@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "5"
+DOCUMENT_VERSION = "6"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
@@ -71,7 +71,8 @@ HEAT = re.compile(
 )
 # "baking powder", "a baking tray" of cream under a tiramisù: no oven.
 OVEN = re.compile(r"\b(oven|bake[sd]?|baking(?!\s+(?:powder|soda|tray|dish|sheet|pan|paper|tin)))\b", re.I)
-FRIED = re.compile(r"\b(deep[- ]fry|deep[- ]fried|fry|fried|frying)\b", re.I)
+# Not "a frying pan" alone: the pork belly browned in one, lid on, is no fried dish.
+FRIED = re.compile(r"\b(deep[- ]fry|deep[- ]fried|fry|fried|frying(?! pan))\b", re.I)
 CHILLED = re.compile(r"\b(chill|chilled|refrigerat\w*|fridge|freez\w*|serve cold|served cold)\b", re.I)
 SLOW_COOKER = re.compile(r"\b(slow[- ]?cooker|crock[- ]?pot)\b", re.I)
 ONE_POT = re.compile(r"\b(one[- ]pot|same pot|one pan|same pan|slow cooker|crock ?pot)\b", re.I)

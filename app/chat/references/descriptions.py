@@ -25,7 +25,9 @@ def matches(description: str, recipe: Recipe) -> int:
     wanted = [key(w) for w in said_words]
     if not wanted:
         return 0
-    if all(w in {key(t) for t in words(recipe.title)} for w in wanted):
+    title = {key(t) for t in words(recipe.title)}
+    # A title word or its start: "the züri one" of the Zurich-Style Meat Saute, "the choc one".
+    if all(w in title or (len(w) >= 4 and any(t.startswith(w) for t in title)) for w in wanted):
         return 3
     tags = {key(t) for tag in recipe.tags for t in words(tag)}
     diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}

@@ -57,9 +57,13 @@ def without_parts(
             {
                 i: at
                 for i, at in ids.items()
-                if len(ids) > 1
-                or _as_title(turn.content, at, recipes[i])
-                or not any(title_keys(recipes[i]) <= used[o] for o in named - {i})
+                if _as_title(turn.content, at, recipes[i])
+                or not any(
+                    title_keys(recipes[i]) <= used[o] for o in (named if len(ids) == 1 else ids) if o != i
+                )
+                # "… a scotch bonnet, ketchup, hoisin and honey": among dishes too, a one-word
+                # title in lower case is what the dish beside it cooks with.
+                or (len(ids) > 1 and len(title_keys(recipes[i])) > 1)
             }
         )
     return kept
@@ -70,6 +74,7 @@ def _as_title(text: str, at: int, recipe: Recipe) -> bool:
     return all(w[:1].isupper() for w in said if w.lower() not in FILLER)
 
 
+TIP = re.compile(r"\W*(?:tip|note|ps|p\.s\.|bonus|pro tip)\b", re.I)
 # "1. …", "2) …", and "**Option B — …**", whose letter counts as its number.
 NUMBERED = re.compile(r"^\s*(\d+)[.)]\s|^\W*option\s+([a-e]|\d+)\b", re.M | re.I)
 
@@ -97,7 +102,12 @@ def on_the_list(text: str, ids: Sequence[str], places: Mapping[str, int]) -> lis
     of the options."""
     items = [line.span() for line in LINE.finditer(text) if BULLET.match(line.group())]
     listed = [i for i in ids if any(start <= places[i] < end for start, end in items)]
-    return listed if len(listed) >= 2 else list(ids)
+    if len(listed) >= 2:
+        return listed
+    # "Tip: a jar of quick pickled red onions is great on the burgers too" offers no option.
+    asides = [line.span() for line in LINE.finditer(text) if TIP.match(line.group())]
+    offered = [i for i in ids if not any(start <= places[i] < end for start, end in asides)]
+    return offered if len(offered) >= 2 else list(ids)
 
 
 def title_keys(recipe: Recipe) -> set[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.chat.name_spelling import TOKEN
 from app.chat.recipe_names import Mention, RecipeNames
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.resolution import Resolution
@@ -37,7 +38,7 @@ def points_only(message: str, resolution: Resolution, names: RecipeNames) -> boo
 
 
 def _only_names(text: str, mentions: Sequence[Mention]) -> bool:
-    words = [w for w in re.findall(r"[^\W_]+", text) if w.lower() not in ("the", "and", "or")]
+    words = [w for w in TOKEN.findall(text) if w.lower() not in ("the", "and", "or")]
     return len(words) <= sum(m.end - m.start for m in mentions)
 
 
@@ -56,7 +57,7 @@ def asked_again(
     found = names.mentions(question, loose=True)
     if not found:
         return None
-    tokens = list(re.finditer(r"[^\W_]+", question))
+    tokens = list(TOKEN.finditer(question))
     start, end = tokens[found[0].start].start(), tokens[found[-1].end - 1].end()
     # A title's words end before its closing parenthesis: "… (Maple Dumplings)" keeps none.
     if question[start:end].count("(") > question[start:end].count(")"):

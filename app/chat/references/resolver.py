@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from app.chat.listed_dishes import as_list
-from app.chat.name_spelling import key, keys_of, words
+from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import described, matches
@@ -55,8 +55,9 @@ from app.chat.references.vocabulary import (
     EXCLUDED,
     EXCLUSIVE,
     FOCUS,
+    INSTEAD,
     INTO_THE_SET,
-    NOT_BAKED,
+    NOT_MADE,
     ONE_WITH,
     ORDINAL,
     ORDINAL_PAIR,
@@ -67,6 +68,7 @@ from app.chat.references.vocabulary import (
     REFUSED_SET,
     RULED_OUT,
     SCALING,
+    SERVING,
     SET_LEAD,
     SET_WORDS,
     SLOW,
@@ -199,6 +201,8 @@ class Resolver:
         if offered and (refused := REFUSED_SET.match(message)) and message[refused.end() :].strip():
             # The set is refused: what follows is a new request, with nothing offered to point at.
             return self._resolve(message[refused.end() :], history, [], own)
+        if INSTEAD.search(message) and (asked := carry_over(message, history, self.names)) is not None:
+            return asked
         for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
@@ -403,16 +407,20 @@ class Resolver:
             [the_other] = [r for r in offered if r is not focus]
             replaced = message[: other.start()] + the([the_other.title]) + message[other.end() :]
             return Resolution(finish(replaced, message), [the_other.id], rule="description")
-        if (not_baked := NOT_BAKED.search(message)) is not None and len(offered) > 1:
-            picked = [r for r in offered if "oven" not in facts(r)]
-            if 0 < len(picked) < len(offered):
-                replaced = (
-                    message[: not_baked.start()] + the([r.title for r in picked]) + message[not_baked.end() :]
-                )
-                return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        if (not_made := NOT_MADE.search(message)) is not None and len(offered) > 1:
+            how = (not_made["how"] or not_made["no"] or not_made["without"]).lower()
+            lacking = "fried" if "fr" in how else "oven"
+            picked = [r for r in offered if lacking not in facts(r)]
+            if (resolution := self._picked_by(message, not_made, picked, offered)) is not None:
+                return resolution
+        if (serving := SERVING.search(message)) is not None and len(offered) > 1:
+            picked = [r for r in offered if r.servings_count == int(serving["count"])]
+            if (resolution := self._picked_by(message, serving, picked, offered)) is not None:
+                return resolution
         if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
             having = [r for r in offered if matches(with_match["what"], r)]
-            without = with_match["how"].lower() in ("without", "w/o", "with no")
+            how = with_match["how"].lower()
+            without = how in ("without", "w/o", "with no", "that has no") or "have" in how
             picked = [r for r in offered if r not in having] if without else having
             if picked and len(picked) < len(offered):
                 # "the one with the anchovies, can i leave them out": what it has stays said.
@@ -474,8 +482,8 @@ class Resolver:
 
     def _names_within(self, message: str, match: re.Match[str]) -> bool:
         """Whether a recipe the message names by its title overlaps `match`."""
-        first = len(re.findall(r"[^\W_]+", message[: match.start()]))
-        last = first + len(re.findall(r"[^\W_]+", match.group(0)))
+        first = len(TOKEN.findall(message[: match.start()]))
+        last = first + len(TOKEN.findall(match.group(0)))
         return any(m.start < last and m.end > first for m in self.names.mentions(message))
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
@@ -493,6 +501,15 @@ class Resolver:
         owned = "'s" if (match["pronoun"] or "").lower() == "its" else ""
         replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
+
+    def _picked_by(
+        self, message: str, pointer: re.Match[str], picked: list[Recipe], offered: list[Recipe]
+    ) -> Resolution | None:
+        """The pointer's words replaced by the recipes it picks, if it picks some, not all."""
+        if not 0 < len(picked) < len(offered):
+            return None
+        replaced = message[: pointer.start()] + the([r.title for r in picked]) + message[pointer.end() :]
+        return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
 
     def _swapped_in(self, message: str) -> Recipe | None:
         """ "can i make it with chicken instead of lamb?" after a turn about the raitha served

@@ -50,7 +50,10 @@ NOT_COUNTED = (
 ORDINAL = re.compile(
     # "the last hour before sunset" counts no recipe.
     rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?!\s+(?:{NOT_COUNTED})s?\b)(?:\s+(?P<count>two|three|2|3))?"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b|(?:\b(?:number|option|no\.|nr\.?|num)|#)\s*(?P<number>[1-9])\b"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
+    # "kid #2 has an egg allergy" counts a child, not a recipe.
+    r"|(?:\b(?:number|option|no\.|nr\.?|num)|(?<!kid )(?<!child )(?<!son )(?<!daughter )(?<!guest )#)"
+    r"\s*(?P<number>[1-9])\b"
     r"|\boption\s+(?P<letter>[a-e])\b",
     re.I,
 )
@@ -62,18 +65,30 @@ ORDINAL_PAIR = re.compile(
 )
 # "the one with chickpeas", "the one without meat".
 ONE_WITH = re.compile(
-    r"\bthe one (?P<how>with no|with|w/?|without|w/o|that has|that uses|that'?s|that is|which is)"
-    r" (?:the |some |fully |totally |completely |actually )?(?P<what>[\w'-]+)",
+    r"\bthe one (?P<how>with no|with|w/?|without|w/o|that (?:does ?n[o']?t|doesnt) have|that has no"
+    r"|that has|that uses|that'?s|that is|which is)"
+    r" (?:the |some |any |fully |totally |completely |actually )?(?P<what>[\w'-]+)",
     re.I,
 )
-# "the one that doesnt need baking", "the no-bake one": the recipes whose steps use no oven.
-NOT_BAKED = re.compile(
-    r"\bthe (?:one|recipe|dish)s? (?:that |which |you |i )?(?:does ?n[o']?t|dont|don't|do not|does not)"
-    r" (?:need|use|require|involve|go in|have to be) (?:any |an? |the )?(?:baking|baked|bake|oven)\b"
-    r"|\bthe no[- ]bake (?:one|recipe|dish)s?\b"
-    r"|\bthe (?:one|recipe|dish)s? (?:without|w/o|with no) (?:an? |the )?oven\b",
+# "the one that doesnt need baking", "the no-bake one", "the one where u dont have to deep
+# fry": the recipes whose steps do not cook that way (`how`: the fact they lack).
+NOT_MADE = re.compile(
+    r"\bthe (?:one|recipe|dish)s? (?:that |which |where )?(?:you |u |i )?"
+    r"(?:does ?n[o']?t|dont|don't|do not|does not) (?:need|use|require|involve|go in|have)"
+    r"(?: to)?(?: be)? (?:any |an? |the )?(?P<how>bak(?:e|ed|ing)|oven|(?:deep[- ]?)?fr(?:y|ied|ying))\b"
+    r"(?: (?:it |them )?in (?:an? |the )?(?:[\w-]+ ){0,2}?(?:oil|oven|pan|fat))?"
+    r"|\bthe no[- ](?P<no>bake) (?:one|recipe|dish)s?\b"
+    r"|\bthe (?:one|recipe|dish)s? (?:without|w/o|with no) (?:an? |the )?(?P<without>oven)\b",
     re.I,
 )
+# "the one that makes 12 portions", "the one that serves 8".
+SERVING = re.compile(
+    r"\bthe (?:one|recipe|dish) (?:that |which )?(?:makes|serves|feeds|is for|does) (?P<count>\d+)"
+    r"(?: (?:portions|servings|people|ppl))?\b",
+    re.I,
+)
+# A new request in place of the set: "these look nice but … anything with tofu instead?".
+INSTEAD = re.compile(r"\b(?:anything|something|any recipes?|any ideas?)\b[^.?!]*\binstead\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
     r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
@@ -114,7 +129,9 @@ FOCUS = re.compile(
     rf"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its(?! (?:\d|(?:{IT_IS})\b))"
     # "haha knew it": the user was right, no recipe is meant.
     r"|(?<!\bknew )"
-    r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w))\b"
+    # "it's in december", "it's tomorrow": the event, not a recipe.
+    r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)"
+    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing)\b))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
@@ -145,7 +162,8 @@ SET_WORDS = re.compile(
     # "either serve it cold or reheat it" points at nothing.
     r"\b(those|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
     r"|the others?|the rest|each of them"
-    r"|the (?:two|three|four)|which ones?|which of|any of|everything (?:in|on) (?:ur|your|the) (?:list|table)"
+    r"|the (?:two|three|four)|which ones?|wh?ich of|any of|thse"
+    r"|everything (?:in|on) (?:ur|your|the) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
     re.I,
 )
@@ -164,7 +182,8 @@ DISLIKE = (
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
     r"|apart from|except(?: for)?|other than"
-    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|(?:i'?ll |let'?s )?leave(?! out)"
+    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|ignoring|ignore|pass on"
+    r"|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
     r"(?:had|did|made|cooked|bringing|brought)"
@@ -195,7 +214,7 @@ OTHERS = re.compile(
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
-    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
+    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
     r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please)\b[,!.\s–—-]*)+",
     re.I,
