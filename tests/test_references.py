@@ -1759,7 +1759,8 @@ def test_a_dish_is_picked_by_how_it_is_made_how_many_it_serves_or_a_word_cut_sho
 def test_ignoring_and_passing_on_set_aside():
     pasta = (
         "pasta for 6",
-        "- **Smoked Salmon Pasta Primavera**\n- **Baked Mostaccioli**\n- **Cinque Pi**\n- **Pasta Arrabbiata**",
+        "- **Smoked Salmon Pasta Primavera**\n- **Baked Mostaccioli**\n- **Cinque Pi**\n"
+        "- **Pasta Arrabbiata**",
     )
 
     assert resolve("so ignoring the salmon thing, which of the rest are vegetarian?", *pasta).recipe_ids == [
