@@ -1806,3 +1806,23 @@ def test_a_childs_number_is_no_ordinal():
     turns = ("pancakes", "### Oatmeal Pancakes\nOat flour.\n\n### Danish Pancake\nThin.")
 
     assert resolve("kid #2 has an egg allergy so do any of these work without eggs?", *turns).rule == "set"
+
+
+def test_a_one_word_title_the_user_asks_to_make_is_in_focus():
+    turns = (
+        "how do i make sauerkraut at home",
+        "Shred a cabbage, salt it, pack it into jars and let it ferment.",
+    )
+
+    assert resolve("how long till it's sour enough to eat?", *turns).recipe_ids == ["sauerkraut"]
+
+
+def test_a_remark_then_a_request_of_its_own_inherits_what_was_asked():
+    turns = ("vegan dinner ideas please", "- **Red Lentil Dahl**\n- **Pasta Alla Norma**")
+
+    resolved = resolve(
+        "thx!! bookmarking the dahl for tmrw. what about something sweet for after dinner?", *turns
+    )
+
+    assert resolved.recipe_ids == []
+    assert "vegan" in resolved.question

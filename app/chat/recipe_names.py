@@ -56,6 +56,9 @@ JOINING = frozenset({"and", "of", "in", "on", "into", "plus"})
 COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
 # Words that may follow a dish's name, where a noun would make it an ingredient's ("paella pan").
 PHRASE_ENDS = FILLER | {"is", "was", "for", "that", "which", "recipe", "tonight", "today", "please", "pls"}
+PHRASE_ENDS |= {"at", "from", "without", "like", "so", "to", "on"}
+# "how do i make sauerkraut at home": a one-word title made is the dish.
+MAKING = frozenset({"make", "making", "made", "cook", "cooking", "bake", "baking"})
 
 TURNS_KEPT = 4096
 K = TypeVar("K")
@@ -371,9 +374,9 @@ class RecipeNames:
         proper paella", "That's challah!"; not "a ketchup glaze", "tomato and pepper sauce"
         nor "a bit like a frittata"."""
         title = [key(w) for w in words(self.titles[recipe_id])]
-        if len(title) < 2:
-            return False  # a one-word title in running text is an ingredient
         before = [t.group().lower() for t in tokens[max(0, start - 3) : start]]
+        if len(title) < 2 and not (before and before[-1] in MAKING):
+            return False  # a one-word title in running text is an ingredient, unless made
         if before and (before[-1] in JOINING or key(before[-1]) in title or set(before) & COMPARING):
             return False
         if start + 1 == len(tokens):

@@ -43,6 +43,7 @@ from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
     ABOUT_IT,
+    ADDITIVE,
     AFTER_DESCRIPTION,
     BARE_ONE,
     CHOICE,
@@ -203,7 +204,14 @@ class Resolver:
             return self._resolve(message[refused.end() :], history, [], own)
         if INSTEAD.search(message) and (asked := carry_over(message, history, self.names)) is not None:
             return asked
-        for rule in (self._exclusion, self._ordinal, self._description, self._focus_rule, self._set):
+        for rule in (
+            self._exclusion,
+            self._asked_after,
+            self._ordinal,
+            self._description,
+            self._focus_rule,
+            self._set,
+        ):
             if offered and (resolution := rule(message, offered)) is not None:
                 return resolution
         if (swapped := self._swap(message, own)) is not None:
@@ -501,6 +509,15 @@ class Resolver:
         owned = "'s" if (match["pronoun"] or "").lower() == "its" else ""
         replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
+
+    def _asked_after(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "bookmarking the dahl for tmrw. what about something sweet?": a remark about the
+        recipes, then a request of its own in the last sentence, which inherits what was asked."""
+        before, _, last = message.strip().rpartition(". ")
+        body = ELLIPSIS_LEAD.sub("", last)
+        if not before or not ADDITIVE.match(body) or re.search(r"\bones?\b", body, re.I):
+            return None
+        return carry_over(message, self._history, self.names)
 
     def _picked_by(
         self, message: str, pointer: re.Match[str], picked: list[Recipe], offered: list[Recipe]
