@@ -335,3 +335,16 @@ def test_a_chat_turn_names_a_dish_by_its_own_word_but_not_a_pan_by_it():
 
     assert names.named("a proper paella, like in Valencia", loose=True) == ["paella"]
     assert names.named("all cooked in a wide paella pan", loose=True) == []
+
+
+def test_a_name_never_ends_in_with_or_and():
+    names = RecipeNames(
+        {
+            "spaghetti-and-meatballs": "Spaghetti and Meatballs",
+            "swedish-meatballs": "Swedish Meatballs",
+            "basic-meatballs": "Basic Meatballs",
+        }
+    )
+
+    assert names.named("spaghetti with aubergine and tomato sauce") == []
+    assert names.named("Spaghetti with Meatballs, please") == ["spaghetti-and-meatballs"]

@@ -141,9 +141,17 @@ class RecipeNames:
             endings[alias_keys[-1]] = endings.get(alias_keys[-1], 0) + 1
         self._shortened: set[tuple[str, ...]] = set()
         for alias_keys, recipe_id in list(self._aliases.items()):
-            if len(alias_keys) >= 3 and endings[alias_keys[-1]] >= 3 and alias_keys[:-1] not in self._aliases:
-                self._aliases[alias_keys[:-1]] = recipe_id
-                self._shortened.add(alias_keys[:-1])
+            shorter = alias_keys[:-1]
+            # Never a name ending in "with" or "and": "spaghetti with aubergine" is no Spaghetti
+            # and Meatballs.
+            if (
+                len(alias_keys) >= 3
+                and endings[alias_keys[-1]] >= 3
+                and shorter not in self._aliases
+                and shorter[-1] not in FILLER
+            ):
+                self._aliases[shorter] = recipe_id
+                self._shortened.add(shorter)
         # Words that several titles share ("rice", "pasta"): in running text they are food.
         seen: dict[str, set[str]] = {}
         for alias_keys, recipe_id in self._aliases.items():
