@@ -77,6 +77,12 @@ SETS = {
     # Written by someone who saw no code, late in the eighth round; measured once (51a55be),
     # then studied.
     "development, round 14": HERE / "followups_fourteenth.jsonl",
+    # Written by someone who saw no code, late in the eighth round; measured once (528b5ee),
+    # then studied.
+    "development, round 15": HERE / "followups_fifteenth.jsonl",
+    # Written by someone who saw no code, late in the eighth round; measured once (528b5ee),
+    # then studied.
+    "development, round 16": HERE / "followups_sixteenth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
