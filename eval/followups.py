@@ -110,9 +110,14 @@ SETS = {
     # Written by someone who saw no code, during the eighth round; measured when it came in
     # (2e905e9) and at the round's end, never studied.
     "held out, round 10": HERE / "followups_holdout_10.jsonl",
+    # Written by someone who saw no code, late in the eighth round; measured once, on its final
+    # code, never studied.
+    "held out, round 11": HERE / "followups_holdout_11.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
-MEASURED_ONCE = frozenset({"held out, round 8", "held out, round 9", "held out, round 10"})
+MEASURED_ONCE = frozenset(
+    {"held out, round 8", "held out, round 9", "held out, round 10", "held out, round 11"}
+)
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")
 
