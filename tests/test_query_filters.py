@@ -39,6 +39,7 @@ from app.search.question_reader import read_question
         ("she can't have gluten or dairy", "she or dairy", {"gluten_free": True, "dairy_free": True}),
         ("I don't eat meat, any curries?", "I , any curries?", {"vegetarian": True}),
         ("desserts? my son is lactose intolerant", "desserts? my son is", {"dairy_free": True}),
+        ("dinners? my husband has a dairy allergy", "dinners? my husband has a", {"dairy_free": True}),
     ],
 )
 def test_what_the_question_asks_for_becomes_filters(question: str, searched: str, filters: dict):

@@ -1826,3 +1826,51 @@ def test_a_remark_then_a_request_of_its_own_inherits_what_was_asked():
 
     assert resolved.recipe_ids == []
     assert "vegan" in resolved.question
+
+
+def test_that_one_after_a_dish_the_message_names_is_that_dish():
+    turns = (
+        "pasta bake for a crowd",
+        "- **Baked Mostaccioli**\n- **Cheesy Pasta Bake**\n- **Lasagna**",
+        "which one travels best?",
+        "The mostaccioli is the sturdiest.",
+    )
+
+    resolved = resolve(
+        "lasagna takes forever so i'm passing on that one. of what's left, which are vegetarian?", *turns
+    )
+
+    assert resolved.recipe_ids == ["baked-mostaccioli", "cheesy-pasta-bake"]
+
+
+def test_a_dish_out_of_budget_is_set_aside():
+    turns = ("fish soups", "- **Finnish Salmon Soup**\n- **Lobster bisque**\n- **Newfoundland Cod Chowder**")
+
+    resolved = resolve("lobster is waaay outta budget lol. of the other ones which is quickest", *turns)
+
+    assert resolved.recipe_ids == ["finnish-salmon-soup", "newfoundland-cod-chowder"]
+
+
+def test_completely_random_changes_the_topic_unless_it_points_into_the_set():
+    turns = ("gluten free dessert", "- **Tarta de Santiago**\n- **Pavlova**")
+
+    assert resolve("ok noted. completely random but what do i do with two rabbits?", *turns).recipe_ids == []
+    assert resolve("which ones are dairy free? also random but can i freeze it?", *turns).rule == "set"
+
+
+def test_the_it_of_a_dish_asked_for_points_at_nothing():
+    turns = ("my cousin is coeliac, gluten free dinners", "- **Chicken Paprikash**\n- **Pulpo a la gallega**")
+
+    resolved = resolve("she's also a rice fiend, anything with rice in it?", *turns)
+
+    assert resolved.recipe_ids == []
+    assert "gluten-free" in resolved.question
+
+
+def test_a_one_word_title_set_apart_in_prose_is_offered():
+    turns = (
+        "pizza night ideas?",
+        "The wholemeal pizza is a quick one. And flammkuchen, the Alsatian one, is paper-thin dough.",
+    )
+
+    assert "flammkuchen" in resolve("which of them is quickest?", *turns).recipe_ids

@@ -57,6 +57,8 @@ COMPARING = frozenset({"like", "similar", "than", "unlike", "resembles"})
 # Words that may follow a dish's name, where a noun would make it an ingredient's ("paella pan").
 PHRASE_ENDS = FILLER | {"is", "was", "for", "that", "which", "recipe", "tonight", "today", "please", "pls"}
 PHRASE_ENDS |= {"at", "from", "without", "like", "so", "to", "on"}
+# What ends a phrase after a word: "flammkuchen, the Alsatian one"; not "mayo-ketchup-relish".
+SET_APART = re.compile(r"[,.;:!?()]|\s[-–—]")
 # "how do i make sauerkraut at home": a one-word title made is the dish.
 MAKING = frozenset({"make", "making", "made", "cook", "cooking", "bake", "baking"})
 
@@ -383,13 +385,16 @@ class RecipeNames:
         nor "a bit like a frittata"."""
         title = [key(w) for w in words(self.titles[recipe_id])]
         before = [t.group().lower() for t in tokens[max(0, start - 3) : start]]
-        if len(title) < 2 and not (before and before[-1] in MAKING):
-            return False  # a one-word title in running text is an ingredient, unless made
-        if before and (before[-1] in JOINING or key(before[-1]) in title or set(before) & COMPARING):
+        gap = text[tokens[start].end() : tokens[start + 1].start()] if start + 1 < len(tokens) else "."
+        # A one-word title in running text is an ingredient, unless made ("how do i make
+        # sauerkraut") or set apart ("And flammkuchen, the Alsatian one, …").
+        if len(title) < 2 and not (before and before[-1] in MAKING) and not SET_APART.search(gap):
             return False
-        if start + 1 == len(tokens):
-            return True
-        gap = text[tokens[start].end() : tokens[start + 1].start()]
+        opens = start == 0 or bool(SENTENCE_START.search(text[: tokens[start - 1].start()]))
+        if before and (
+            (before[-1] in JOINING and not opens) or key(before[-1]) in title or set(before) & COMPARING
+        ):
+            return False
         return bool(gap.strip()) or tokens[start + 1].group().lower() in PHRASE_ENDS
 
     def spelled(self, text: str) -> str:

@@ -40,9 +40,11 @@ DIETS = {
     "vegan": rf"vegan|plant[- ]based|{REFUSING}animal(?: products)?",
     "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat",
     "gluten_free": rf"gluten[- ]free|without gluten|no gluten|coeliac|celiac|{REFUSING}(?:gluten|wheat)"
-    r"|(?:gluten|wheat)[- ]intoleran\w*",
+    r"|(?:gluten|wheat)[- ](?:intoleran|allerg)\w*",
     "dairy_free": r"dairy[- ]free|without dairy|no dairy|lactose[- ]free|without milk|no milk"
-    rf"|{REFUSING}(?:dairy|milk|lactose)|(?:lactose|dairy)[- ]intoleran\w*",
+    rf"|{REFUSING}(?:dairy|milk|lactose)|(?:lactose|dairy)[- ]intoleran\w*"
+    # "my toddler has a dairy allergy", "cows milk protein allergy".
+    r"|(?:dairy|milk|lactose|milk protein)[- ]allerg\w*",
 }
 # One pattern a diet: "can't have gluten or dairy" says two, in words they share.
 DIET_PHRASES = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in DIETS.items()}

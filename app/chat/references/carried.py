@@ -18,7 +18,6 @@ from app.chat.references.vocabulary import (
     DISHES,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
-    FOCUS,
     FOOD_POINTER,
     FULL_QUESTION,
     HEAD,
@@ -36,6 +35,7 @@ from app.chat.references.vocabulary import (
     SWEET,
     SWITCH,
     WANTING,
+    focus_pointer,
 )
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
@@ -189,7 +189,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None  # a dish by its name ("do you have a kombucha recipe"): nothing to inherit
     definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
     pointing = SET_WORDS.search(message) and not food_pointer(message, names)
-    if ORDINAL.search(message) or FOCUS.search(message) or pointing or definite:
+    if ORDINAL.search(message) or focus_pointer(message) or pointing or definite:
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
     body = ELLIPSIS_LEAD.sub("", message.strip())

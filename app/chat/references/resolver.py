@@ -55,7 +55,6 @@ from app.chat.references.vocabulary import (
     ELLIPSIS_LEAD,
     EXCLUDED,
     EXCLUSIVE,
-    FOCUS,
     INSTEAD,
     INTO_THE_SET,
     NOT_MADE,
@@ -75,6 +74,7 @@ from app.chat.references.vocabulary import (
     SLOW,
     SWAP,
     SWITCH,
+    focus_pointer,
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
@@ -302,6 +302,11 @@ class Resolver:
             pointed = None
             if what.lower() in POINTER and disliked:
                 what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
+            elif re.sub(r"\s+one$", "", what.lower()) in POINTER and (
+                said := self.names.among(message[: match.start()], [r.id for r in offered])
+            ):
+                # "lasagna takes forever so i'm passing on that one": the one just named.
+                pointed = self.recipes[said[-1]]
             elif re.sub(r"\s+one$", "", what.lower()) in POINTER and self._focus in offered:
                 pointed = self._focus  # "apart from that one": the recipe in focus
             elif dislike:
@@ -495,7 +500,7 @@ class Resolver:
         return any(m.start < last and m.end > first for m in self.names.mentions(message))
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
-        match = FOCUS.search(message)
+        match = focus_pointer(message)
         if match is None or (self._focus is None and SET_WORDS.search(message)):
             return None  # "all of those … or is it only the carnitas": the set, said as one
         if self.names.anywhere(message[: match.start()]):

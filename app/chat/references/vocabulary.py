@@ -15,7 +15,7 @@ SWITCH = re.compile(
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
-    r"|^random(?: but| thought| one)?)\b"
+    r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but)\b"
     r"|^(?:now|ok(?:ay)? now)\b",
     re.I,
 )
@@ -23,7 +23,8 @@ SWITCH = re.compile(
 # topic ("ok actually she's vegetarian. the veggie one, what cheese?").
 INTO_THE_SET = re.compile(
     r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b|\bwhat'?s left\b"
-    r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b"
+    r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones\b"
+    r"|\beverything (?:in|on) (?:ur|your|the) (?:list|table)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b",
     re.I,
 )
@@ -89,6 +90,8 @@ SERVING = re.compile(
 )
 # A new request in place of the set: "these look nice but … anything with tofu instead?".
 INSTEAD = re.compile(r"\b(?:anything|something|any recipes?|any ideas?)\b[^.?!]*\binstead\b", re.I)
+# "anything with rice in it?": the dish asked for, not one offered.
+FOOD_IN_IT = re.compile(r"\b(?:with|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
     r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
@@ -182,7 +185,7 @@ DISLIKE = (
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
     r"|apart from|except(?: for)?|other than"
-    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|ignoring|ignore|pass on"
+    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|ignoring|ignore|pass(?:ing)? on"
     r"|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
@@ -201,7 +204,7 @@ EXCLUDED = re.compile(
 POINTER = frozenset({"that", "it", "this", "them", "those"})
 # "banana's out", "the soup is out": a recipe set aside, said after it.
 RULED_OUT = re.compile(
-    r"\b(?P<clause>(?:the\s+)?(?P<what>[\w-]+?)(?:'s|’s| is| are)\s+out)\b(?!\s+of\b)", re.I
+    r"\b(?P<clause>(?:the\s+)?(?P<what>[\w-]+?)(?:'s|’s| is| are)\s+(?:\w+\s+)?out(?:ta)?)\b(?!\s+of\b)", re.I
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but|minus)\b", re.I)
@@ -382,3 +385,10 @@ FOOD_POINTER = re.compile(
 # A question about recipes already offered, not a request: "is it vegetarian?", "is the pink
 # one vegetarian?", "does that one need an oven?".
 ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
+
+
+def focus_pointer(message: str) -> re.Match[str] | None:
+    """The first word of `message` that points at the recipe in focus (FOCUS), but not the
+    "it" of a dish asked for ("anything with rice in it?")."""
+    asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
+    return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
