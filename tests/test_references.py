@@ -1874,3 +1874,23 @@ def test_a_one_word_title_set_apart_in_prose_is_offered():
     )
 
     assert "flammkuchen" in resolve("which of them is quickest?", *turns).recipe_ids
+
+
+def test_an_item_the_catalog_spells_otherwise_is_the_dish_its_description_opens_with():
+    turns = (
+        "beef dinner this week",
+        "- Carbonade flamande – beef stewed in brown beer, about 8 hours\n"
+        "- Züri Gschnätzlets – Zurich-style sliced beef in a cream sauce, 30 minutes",
+    )
+
+    assert resolve("the 30 min one, could i sub pork?", *turns).recipe_ids == ["zurich-sytle-meat-saute"]
+
+
+def test_setting_a_dish_aside_drops_the_reason_that_names_it():
+    turns = ("pasta bake for a crowd", "- **Baked Mostaccioli**\n- **Cheesy Pasta Bake**\n- **Lasagna**")
+
+    resolved = resolve(
+        "lasagna takes forever so i'm passing on that one. of what's left, which is quickest?", *turns
+    )
+
+    assert "asagna" not in resolved.question

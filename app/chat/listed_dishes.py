@@ -156,18 +156,26 @@ class ListedDishes:
             elif ingredients:
                 continue
             if bullet := BULLET.match(line.group()):
-                # What follows an item's dish describes it.
-                clause = next(CLAUSE.finditer(line.group(), bullet.end()), None)
-                if clause is not None:
+                # What follows an item's dish describes it; but an item whose dish the catalog
+                # spells otherwise ("- Züri Gschnätzlets - Zurich-style sliced beef …") is the
+                # dish its description opens with.
+                clauses = list(CLAUSE.finditer(line.group(), bullet.end()))[:2]
+                for n, clause in enumerate(clauses):
+                    dashed = line.group()[clauses[0].end() : clause.start()].strip() in ("–", "—")
+                    if n and not dashed:
+                        break
                     # "- Naan - soft flatbread": a spaced hyphen ends the dish as a dash does.
                     head = clause.group().split(" - ", 1)[0]
-                    found += [
+                    named = [
                         (at, best.recipe_id)
                         for at, best in self._clause(
                             text, line.start() + clause.start(), head, aside_ends, item=True
                         )
                         if best is not None
                     ][:1]
+                    found += named
+                    if named:
+                        break
                 continue
             for bold in BOLD.finditer(line.group()):
                 found += [

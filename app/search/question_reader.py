@@ -37,7 +37,7 @@ REFUSING = (
     r" (?:any )?(?:[a-z]+(?:,| or| and|/) ?){0,3}"
 )
 DIETS = {
-    "vegan": rf"vegan|plant[- ]based|{REFUSING}animal(?: products)?",
+    "vegan": rf"vegan|veganuary|plant[- ]based|{REFUSING}animal(?: products)?",
     "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat",
     "gluten_free": rf"gluten[- ]free|without gluten|no gluten|coeliac|celiac|{REFUSING}(?:gluten|wheat)"
     r"|(?:gluten|wheat)[- ](?:intoleran|allerg)\w*",
@@ -120,6 +120,7 @@ NOT_EXCLUDABLE = {
     *("time", "more", "longer", "too", "very", "so", "really", "sure", "problem", "matter", "need"),
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
     *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
+    *("sad", "bland", "plain", "basic", "fussy", "healthy", "weird"),
     # "not feeling any of those", "not keen", "not fussed": a mood, not an ingredient.
     *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
 }

@@ -340,6 +340,10 @@ class Resolver:
                 before = message[: match.start("clause")]
                 if not ELLIPSIS_LEAD.sub("", before.strip(" ,;.:…—–-") + " ").strip():
                     before = ""  # "yeah so def not the 8 hour one": nothing said before it
+                elif self.names.among(before, [r.id for r in left_out]):
+                    # "lasagna takes forever so i'm passing on that one": why it goes, with
+                    # its name, would search for it again.
+                    before = ""
                 rest = OTHERS.sub("", before + " " + message[end:])
                 rest = re.sub(
                     r"^[\s,;.:…—–-]*(?:(?:of|from|among|so|and|then|everything|anything|lol|haha|lmao)\b)?"
