@@ -1894,3 +1894,14 @@ def test_setting_a_dish_aside_drops_the_reason_that_names_it():
     )
 
     assert "asagna" not in resolved.question
+
+
+def test_a_set_mentioned_in_passing_before_a_new_request_does_not_hold_the_topic():
+    turns = ("pancake ideas", "### Oaty Pancakes\nOats.\n\n### Spiced Apple Pancakes\nApples.")
+
+    resolved = resolve(
+        "made the apple ones this morning, kids loved them!! now for tonight I want fish", *turns
+    )
+
+    assert resolved.recipe_ids == []
+    assert "Pancakes" not in resolved.question

@@ -73,8 +73,8 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SLOW,
     SWAP,
-    SWITCH,
     focus_pointer,
+    switches_topic,
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
@@ -113,7 +113,7 @@ class Resolver:
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message)
         history = as_read(history)
-        if not history or (SWITCH.search(message) and not INTO_THE_SET.search(message)):
+        if not history or switches_topic(message):
             return Resolution(self.names.spelled(message), own)
         self._history = history
         context = " ".join(turn.content for turn in history)

@@ -16,7 +16,7 @@ SWITCH = re.compile(
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but)\b"
-    r"|^(?:now|ok(?:ay)? now)\b",
+    r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b",
     re.I,
 )
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
@@ -392,3 +392,19 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     "it" of a dish asked for ("anything with rice in it?")."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
+
+
+def switches_topic(message: str) -> bool:
+    """Whether `message` changes the topic: a SWITCH, and no pointer into the set in the same
+    sentence, after it, or in a question before it ("forget the fish, the veggie one then?",
+    "which ones are dairy free?? also random but …"). "made the apple ones this morning!! now
+    for tonight I want fish" points into the set only in what it tells before the switch."""
+    switch = SWITCH.search(message)
+    if switch is None:
+        return False
+
+    def holds(pointer: re.Match[str]) -> bool:
+        between = message[pointer.end() : switch.start()]
+        return pointer.end() > switch.start() or "?" in between or not re.search(r"[.!]", between)
+
+    return not any(holds(m) for m in INTO_THE_SET.finditer(message))
