@@ -88,10 +88,10 @@ TOOL_WORDS = {"baking": "oven", "bake": "oven", "baked": "oven", "hob": "stove"}
 PHASES: dict[str, re.Pattern[str]] = {
     phase: re.compile(rf"\b(?:{said})", re.I)
     for phase, said in {
-        "in the fridge": "fridge|refrigerat|chill|set",
+        "in the fridge": "fridge|refrigerat|chill",
         "in the freezer": "freez",
         "in the oven": "oven|bake|baking",
-        "to set": "set|fridge|refrigerat|chill",
+        "to set": "set(?! aside)|fridge|refrigerat|chill",
         "to chill": "chill|fridge|refrigerat",
         "to rise": "rise|prove|proof|double",
         "to marinate": "marinat",
