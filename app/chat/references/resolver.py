@@ -202,11 +202,9 @@ class Resolver:
         if offered and (refused := REFUSED_SET.match(message)) and message[refused.end() :].strip():
             # The set is refused: what follows is a new request, with nothing offered to point at.
             return self._resolve(message[refused.end() :], history, [], own)
-        if INSTEAD.search(message) and (asked := carry_over(message, history, self.names)) is not None:
-            return asked
         for rule in (
             self._exclusion,
-            self._asked_after,
+            self._asked_anew,
             self._ordinal,
             self._description,
             self._focus_rule,
@@ -519,12 +517,15 @@ class Resolver:
         replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
 
-    def _asked_after(self, message: str, offered: list[Recipe]) -> Resolution | None:
-        """ "bookmarking the dahl for tmrw. what about something sweet?": a remark about the
-        recipes, then a request of its own in the last sentence, which inherits what was asked."""
+    def _asked_anew(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """A request of its own beside words about the recipes offered, which inherits what
+        was asked: "these look nice but … anything with tofu instead?", or a remark and then
+        a request in the last sentence, "bookmarking the dahl for tmrw. what about something
+        sweet?"."""
         before, _, last = message.strip().rpartition(". ")
         body = ELLIPSIS_LEAD.sub("", last)
-        if not before or not ADDITIVE.match(body) or re.search(r"\bones?\b", body, re.I):
+        after_remark = before and ADDITIVE.match(body) and not re.search(r"\bones?\b", body, re.I)
+        if not (INSTEAD.search(message) or after_remark):
             return None
         return carry_over(message, self._history, self.names)
 
