@@ -123,7 +123,7 @@ class RecipeNames:
                 if alias not in self._aliases:
                     self._aliases[alias] = recipe_id
                     self._joined.add(alias)
-        # A dish's own word, no one else's and no food's: "a proper paella", "That's challah!".
+        # A dish's own word, no one else's and no food's: "a proper paella", "the carnitas".
         self._own_words: set[tuple[str, ...]] = set()
         for nickname, recipe_id in nicknames(self.titles, self._held).items():
             if not set(nickname) & ANY_DISH:  # "the recipes" is no "… Fries Recipe"
@@ -381,8 +381,8 @@ class RecipeNames:
 
     def _said_alone(self, text: str, tokens: Sequence[re.Match[str]], start: int, recipe_id: str) -> bool:
         """Whether a title's own word ends a phrase of its own, as a dish's name does: "a
-        proper paella", "That's challah!"; not "a ketchup glaze", "tomato and pepper sauce"
-        nor "a bit like a frittata"."""
+        proper paella", "the seafood paella most tourists know"; not "a ketchup glaze",
+        "tomato and pepper sauce" nor "a bit like a frittata"."""
         title = [key(w) for w in words(self.titles[recipe_id])]
         before = [t.group().lower() for t in tokens[max(0, start - 3) : start]]
         gap = text[tokens[start].end() : tokens[start + 1].start()] if start + 1 < len(tokens) else "."
@@ -399,8 +399,8 @@ class RecipeNames:
 
     def spelled(self, text: str) -> str:
         """The text with each recipe it names written as the catalog writes it: "the
-        okonomiaki thing" is "the Okonomiyaki thing", "a proper paella" "a proper Valencian
-        Paella". A name already written as the title, or as one of its forms, stays as it is."""
+        okonomiaki thing" is "the Okonomiyaki thing", "the paella" "the Valencian Paella". A
+        name already written as the title, or as one of its forms, stays as it is."""
         tokens = list(TOKEN.finditer(text))
         for mention in reversed(self.mentions(text)):
             start, end = tokens[mention.start].start(), tokens[mention.end - 1].end()
