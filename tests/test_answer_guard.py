@@ -321,5 +321,6 @@ def test_the_data_says_which_recipes_need_no_baking():
 
     text = compose("which of the Lemon Pudding and the Granita doesnt need baking?", [pudding, granita]).text
 
+    assert text.startswith("Without the oven: Granita [granita].")
     assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
     assert "Granita [granita]'s steps do not mention the oven." in text

@@ -162,12 +162,22 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
     """ "Can I make it without the oven?": the steps that use the tool, recipe by recipe."""
     parts = []
+    free = []
     for recipe in recipes:
         steps = [step.strip() for step in recipe.steps if EQUIPMENT[tool].search(step)]
         if steps:
             parts.append(f"{cite(recipe)} uses the {tool}: " + " ".join(f'"{step}"' for step in steps[:2]))
         else:
             parts.append(f"{cite(recipe)}'s steps do not mention the {tool}.")
+            free.append(recipe)
+    if len(recipes) > 1:
+        # The answer first, then the steps that show it.
+        lead = (
+            f"Without the {tool}: {join([cite(r) for r in free])}."
+            if free
+            else f"All of them use the {tool}."
+        )
+        parts.insert(0, lead)
     return Composed(" ".join(parts), "without")
 
 
