@@ -324,3 +324,13 @@ def test_the_data_says_which_recipes_need_no_baking():
     assert text.startswith("Without the oven: Granita [granita].")
     assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
     assert "Granita [granita]'s steps do not mention the oven." in text
+
+
+def test_a_time_said_in_words_in_a_step_is_quoted():
+    pudding = Recipe(
+        id="pudding", title="Lemon Pudding", ingredients=["lemon"], steps=["Bake it half an hour."]
+    )
+
+    assert compose("how long does the Lemon Pudding take?", [pudding]).text == (
+        'Lemon Pudding [pudding] does not give its total time. Its steps say: "Bake it half an hour."'
+    )

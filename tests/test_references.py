@@ -1905,3 +1905,12 @@ def test_a_set_mentioned_in_passing_before_a_new_request_does_not_hold_the_topic
 
     assert resolved.recipe_ids == []
     assert "Pancakes" not in resolved.question
+
+
+def test_a_remark_then_a_comma_and_a_request_inherits_what_was_asked():
+    turns = ("any dessert ideas for a dinner party?", "- **Lemon Pudding**\n- **Orange Pudding**")
+
+    resolved = resolve("my sister is coeliac, any gluten free ones?", *turns)
+
+    assert resolved.recipe_ids == []
+    assert "dessert" in resolved.question

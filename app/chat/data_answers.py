@@ -211,7 +211,10 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 
 # A time said in a step: "about 5 or less minutes for soft boiled", "rest for 2 hours".
-STEP_TIME = re.compile(r"\b\d+\s*(?:-\s*\d+\s*)?(?:min(?:ute)?s?|hours?|hrs?)\b", re.I)
+STEP_TIME = re.compile(
+    r"\b(?:\d+\s*(?:-\s*\d+\s*)?|(?:half |quarter of )?an? |one |two |three )(?:min(?:ute)?s?|hours?|hrs?)\b",
+    re.I,
+)
 
 
 def _how_long(question: str, recipes: Sequence[Recipe]) -> Composed | None:

@@ -180,6 +180,12 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         if resolved is None:
             return None
         return replace(resolved, question=f"{before}. {resolved.question}")
+    before, _, last = message.strip().rpartition(", ")
+    said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
+    asks = ELLIPTICAL.match(last) and last.rstrip().endswith("?")
+    if said_before and asks and (resolved := carry_over(last, history, names)):
+        # "my sister is coeliac, any gluten free ones?": the request after the remark.
+        return replace(resolved, question=f"{before}, {lower_first(resolved.question)}")
     # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
     message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
     message = re.sub(
