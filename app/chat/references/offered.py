@@ -30,7 +30,7 @@ def in_passing(
             used |= keys_of(tuple(recipes[i].ingredients))
         if turn.role == "assistant":
             taken = used | {k for i in ids for k in title_keys(recipes[i])}
-            items = [line.span() for line in LINE.finditer(turn.content) if BULLET.match(line.group())]
+            items = lines_opening(BULLET, turn.content)
             described = [(s, e) for s, e in items if any(s <= at < e for at in ids.values())]
             for at, i in names.anywhere(turn.content):
                 in_item = any(s <= at < e for s, e in described)
@@ -100,14 +100,20 @@ def on_the_list(text: str, ids: Sequence[str], places: Mapping[str, int]) -> lis
     """The recipes a turn offers: the items of its list, when two or more of them name one.
     A dish its prose names around the list ("Top it with the easy pizza sauce") is not one
     of the options."""
-    items = [line.span() for line in LINE.finditer(text) if BULLET.match(line.group())]
+    items = lines_opening(BULLET, text)
     listed = [i for i in ids if any(start <= places[i] < end for start, end in items)]
     if len(listed) >= 2:
         return listed
     # "Tip: a jar of quick pickled red onions is great on the burgers too" offers no option.
-    asides = [line.span() for line in LINE.finditer(text) if TIP.match(line.group())]
+    asides = lines_opening(TIP, text)
     offered = [i for i in ids if not any(start <= places[i] < end for start, end in asides)]
     return offered if len(offered) >= 2 else list(ids)
+
+
+def lines_opening(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    """Where the lines of `text` that open with `pattern` stand: a list's items (BULLET), its
+    tips (TIP)."""
+    return [line.span() for line in LINE.finditer(text) if pattern.match(line.group())]
 
 
 def title_keys(recipe: Recipe) -> set[str]:
@@ -122,7 +128,7 @@ def said_of(text: str, places: Mapping[str, int]) -> dict[str, str]:
     ends = [start for start, _ in starts[1:]] + [len(text)]
     # Or up to the next list item, when that names no catalog dish: "3. Chicken kaldereta - a
     # rich Filipino stew" says nothing of the item before it.
-    items = [line.start() for line in LINE.finditer(text) if BULLET.match(line.group())]
+    items = [start for start, _ in lines_opening(BULLET, text)]
     return {
         i: text[start : min([end, *(s for s in items if start < s)])]
         for (start, i), end in zip(starts, ends, strict=True)
