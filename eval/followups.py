@@ -83,6 +83,12 @@ SETS = {
     # Written by someone who saw no code, late in the eighth round; measured once (528b5ee),
     # then studied.
     "development, round 16": HERE / "followups_sixteenth.jsonl",
+    # Written by someone who saw no code, before the ninth round; measured once (acd49fe),
+    # then studied.
+    "development, round 17": HERE / "followups_seventeenth.jsonl",
+    # Written by someone who saw no code, before the ninth round; measured once (acd49fe),
+    # then studied.
+    "development, round 18": HERE / "followups_eighteenth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -113,10 +119,23 @@ SETS = {
     # Written by someone who saw no code, late in the eighth round; measured once, on its final
     # code, never studied.
     "held out, round 11": HERE / "followups_holdout_11.jsonl",
+    # Written by someone who saw no code, before the ninth round; measured before it (acd49fe)
+    # and after it, never studied.
+    "held out, round 12": HERE / "followups_holdout_12.jsonl",
+    # Written by someone who saw no code, before the ninth round; measured before it (acd49fe)
+    # and after it, never studied.
+    "held out, round 13": HERE / "followups_holdout_13.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
-    {"held out, round 8", "held out, round 9", "held out, round 10", "held out, round 11"}
+    {
+        "held out, round 8",
+        "held out, round 9",
+        "held out, round 10",
+        "held out, round 11",
+        "held out, round 12",
+        "held out, round 13",
+    }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
 CARRYING = ("set", "ordinal", "description", "focus", "exclusion", "constraint")

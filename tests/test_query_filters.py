@@ -87,7 +87,14 @@ def test_an_exclusion_must_be_plain_words():
 
 
 @pytest.mark.parametrize(
-    "question", ["our oven died, any desserts?", "dinner that only needs the hob", "no-bake cheesecake?"]
+    "question",
+    [
+        "our oven died, any desserts?",
+        "dinner that only needs the hob",
+        "no-bake cheesecake?",
+        "dorm life: i have one hot plate and no oven. dinner ideas?",
+        "ovens broken till thursday, meat dinners?",
+    ],
 )
 def test_a_kitchen_without_an_oven_leaves_out_the_recipes_that_use_one(question):
     reading = read_question(question)

@@ -130,6 +130,19 @@ def test_which_is_the_vegan_one_asks_to_choose_among_all_of_them():
     assert resolved.recipe_ids == ["mushroom-sauce", "shakshouka", "spanish-tortilla"]
 
 
+def test_a_description_the_data_cannot_place_keeps_the_whole_set_in_view():
+    # Nothing in the catalog says which of them is "the canadian one": the search stays on the
+    # three offered, where the answer can tell, instead of drifting to others.
+    resolved = resolve(
+        "the canadian one, can i swap the evaporated milk for normal milk?",
+        "fish soup ideas?",
+        "Finnish Salmon Soup, Newfoundland Cod Chowder or a Lobster bisque.",
+    )
+
+    assert resolved.recipe_ids == ["finnish-salmon-soup", "newfoundland-cod-chowder", "lobster-bisque"]
+    assert resolved.question.startswith("Considering the Finnish Salmon Soup, the Newfoundland Cod Chowder")
+
+
 # The single recipe in focus.
 
 
@@ -1914,3 +1927,136 @@ def test_a_remark_then_a_comma_and_a_request_inherits_what_was_asked():
 
     assert resolved.recipe_ids == []
     assert "dessert" in resolved.question
+
+
+# Pointers said as a clause, by the recipes' own data.
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "recipe_ids"),
+    [
+        (
+            "the one that can go up to 8 hours - could i leave it in the slow cooker?",
+            ("beef stew ideas", "- **Carbonade Flamande**\n- **Beef Goulash**\n- **Scouse**"),
+            ["carbonade"],
+        ),
+        (
+            "ok given it's like 30 degrees here, the one you eat cold - can i use buttermilk?",
+            ("borscht!", "The Ukrainian Borscht or the Lithuanian Cold Borscht."),
+            ["lithuanian-cold-borscht"],
+        ),
+        (
+            # Not in the side turn about two of the cookies: in the list before it.
+            "ugh we used the last eggs - the one that doesn't need any eggs, can i add chocolate chips?",
+            (
+                "cookies to bake with my daughter",
+                "- **Chocolate Chip Cookies**\n- **Oatmeal Cookies**\n- **Banana and oatmeal cookies**",
+                "shes 6, which is least messy",
+                "The Chocolate Chip Cookies and the Oatmeal Cookies are mix-and-scoop.",
+            ),
+            ["banana-oatmeal-cookies"],
+        ),
+    ],
+)
+def test_the_one_that_a_clause_describes_is_read_from_the_recipes_data(message, turns, recipe_ids):
+    assert resolve(message, *turns).recipe_ids == recipe_ids
+
+
+@pytest.mark.parametrize(
+    ("message", "recipe_ids"),
+    [
+        ("number two is the move, how long does it take?", ["creme-brulee"]),
+        ("the second to last one looks fun, is it hard?", ["lavacake"]),
+        ("we used the last eggs this morning. is the tiramisu still doable?", ["tiramisu"]),
+    ],
+)
+def test_ordinals_in_words_and_the_last_of_a_food(message, recipe_ids):
+    turns = ("dessert ideas", "1. **Tiramisù**\n2. **Crème brûlée**\n3. **Lavacake**\n4. **Yogurt cake**")
+
+    assert resolve(message, *turns).recipe_ids == recipe_ids
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the brazilian one's a no, i dont have 3 hours. of the others which keeps best?",
+        "right so the brazilian one is off the table. between the rest which keeps best?",
+        "cuca is kind of my thing already so leaving that out - out of the rest which keeps best?",
+    ],
+)
+def test_a_recipe_ruled_out_as_people_say_it_leaves_the_others(message):
+    turns = (
+        "a cake for the office",
+        "**Yogurt cake**, **Butter Cake**, **Tarta de Santiago** or **Cuca**, a Brazilian bread-cake.",
+    )
+
+    assert resolve(message, *turns).recipe_ids == ["yogurt-cake", "butter-cake", "tarta-de-santiago"]
+
+
+def test_the_soupy_one_is_the_soup():
+    turns = (
+        "seafood for the weekend",
+        "- **Aljotta** - a Maltese fish soup\n- **Ceviche**\n- **Shrimp and Grits**",
+    )
+
+    resolved = resolve(
+        "the soupy one's a no, its meant to be 28 degrees. which of the others is easiest?", *turns
+    )
+
+    assert resolved.recipe_ids == ["ceviche", "shrimp-and-grits"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "all four sound good, which of them keeps overnight? also it's a 2h drive",
+        "out of the four you gave me which ones have no soy? if it's just swapping one thing thats fine",
+    ],
+)
+def test_the_set_asked_about_first_is_not_the_it_of_a_remark_after_it(message):
+    turns = (
+        "beef dinners",
+        "- **Teriyaki Beef**\n- **Beef and Broccoli**\n- **Hakka-style meatballs**\n- **Beef Goulash**",
+        "is teriyaki sweet?",
+        "The Teriyaki Beef is sweet and salty.",
+    )
+
+    assert resolve(message, *turns).rule == "set"
+
+
+def test_an_ingredient_of_the_recipe_in_focus_names_no_other_recipe():
+    turns = (
+        "leftover boiled potatoes?",
+        "- **Tiroler Gröstl**\n- **Rösti**\n- **Stoemp**",
+        "gröstl sounds perfect tell me more",
+        "Fry the potato wedges, add the pork chops and bacon, stir in the red onion, garlic and cumin.",
+    )
+
+    assert resolve("can i do it with only bacon?", *turns).recipe_ids == ["tiroler-groestl"]
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "said"),
+    [
+        (
+            "nice, same deal but for breakfast?",
+            ("lunch in under 20 min?", "The Quesadilla or the Simple Tuna Salad."),
+            ["breakfast", "20 minutes"],
+        ),
+        (
+            "love it. and a dessert that'll also stretch to that many?",
+            ("cooking for 8 this weekend, mains?", "The Chicken Tikka Masala serves 8."),
+            ["dessert", "8 people"],
+        ),
+        (
+            "will do!! btw any desserts too? sweet tooth is real",
+            ("dorm life: one hot plate and no oven. dinner?", "The Spaghetti aglio e olio."),
+            ["desserts", "without an oven"],
+        ),
+    ],
+)
+def test_a_request_after_a_remark_keeps_what_was_asked(message, turns, said):
+    resolved = resolve(message, *turns)
+
+    assert resolved.rule == "carry-over"
+    assert all(s in resolved.question for s in said)

@@ -86,8 +86,11 @@ MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
 # steps use one are left out (their facts say "oven", app/search/recipe_facts.py).
 NO_OVEN = re.compile(
-    r"\b(?:no|without (?:an? |the |using the )?)oven\b|\boven (?:died|broke|is (?:broken|dead|out))"
-    r"|\b(?:only|just) (?:have |has |got |needs? |uses? |a |the )*(?:hob|stove ?top|stove)\b|\bhob[- ]only\b"
+    r"\b(?:no |without (?:an? |the |using the )?)oven\b"
+    r"|\boven(?:'s|s)? (?:died|broke|(?:is |are )?(?:broken|dead|out|being (?:fixed|repaired)))"
+    r"|\b(?:only|just) (?:have |has |got |needs? |uses? |a |the |one )*"
+    r"(?:hob|stove ?top|stove|hot ?plate)s?\b"
+    r"|\bhob[- ]only\b|\bone hot ?plate\b"
     r"|\bno[- ]bake\b",
     re.I,
 )

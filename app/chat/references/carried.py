@@ -129,6 +129,7 @@ GLUT = re.compile(
 GLUT_AFTER = re.compile(
     r"\b(?P<food>[a-z]+) (?:to use up|to get through|that need(?:s)? using up|going (?:off|bad))\b", re.I
 )
+SAME_BUT = re.compile(r"^(?:the )?same(?: (?:deal|thing|again|idea|question|for|here))?,? but\s+", re.I)
 # A statement of one's own: "I need a cold soup, ideally one made with kefir".
 DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
@@ -198,14 +199,17 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     if ORDINAL.search(message) or focus_pointer(message) or pointing or definite:
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
-    body = ELLIPSIS_LEAD.sub("", message.strip())
+    # "same deal but for breakfast?": what was asked, for breakfast.
+    body = SAME_BUT.sub("", ELLIPSIS_LEAD.sub("", message.strip()))
     if not body.strip(" ?!.,"):
         return None  # "thanks!", "ok": nothing asked
     # "I need a cold soup, ideally one made with kefir" is a sentence of its own.
     one_anaphora = not DECLARATIVE.match(body) and re.search(
         r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I
     )
-    short_fragment = len(body.split()) <= 4 and not FULL_QUESTION.match(body)
+    short_fragment = (len(body.split()) <= 4 and not FULL_QUESTION.match(body)) or bool(
+        SAME_BUT.match(ELLIPSIS_LEAD.sub("", message.strip()))
+    )
     # "the kids want pasta" is a sentence, however short.
     elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
@@ -277,6 +281,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
         qualified = " ".join(filter(None, [adjectives, main, dish]))
         body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)
+        body = re.sub(r"^for\s+", "", body, flags=re.I)  # "and for dessert?": vegan dessert
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
         body = re.sub(r"^(?:any|some)\s+(?=with(?:out)?\b)", "", body, flags=re.I)

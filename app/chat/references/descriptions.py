@@ -26,14 +26,20 @@ def matches(description: str, recipe: Recipe) -> int:
     if not wanted:
         return 0
     title = {key(t) for t in words(recipe.title)}
-    # A title word or its start: "the züri one" of the Zurich-Style Meat Saute, "the choc one".
-    if all(w in title or (len(w) >= 4 and any(t.startswith(w) for t in title)) for w in wanted):
+    # A title word or its start: "the züri one" of the Zurich-Style Meat Saute, "the choc one";
+    # or the food of an adjective: "the soupy one".
+    if all(
+        w in title or (len(w) >= 4 and any(t.startswith(w) for t in title)) or set(foods(s)[1:]) & title
+        for w, s in zip(wanted, said_words, strict=True)
+    ):
         return 3
     tags = {key(t) for tag in recipe.tags for t in words(tag)}
     diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
     # And how its data says it is made: "the baked one", "the fried one", "no booze".
     tags |= {key(fact) for fact in facts(recipe) if fact in HOW_MADE}
-    if all(w in tags or w in diets for w in wanted):
+    if all(
+        w in tags or w in diets or set(foods(s)[1:]) & tags for w, s in zip(wanted, said_words, strict=True)
+    ):
         return 2
     said = " ".join(words(description))
     if said in MEATLESS:
@@ -100,3 +106,46 @@ def described(
         told = [r for r in recipes if wanted and wanted <= {key(w) for w in words(said.get(r.id, ""))}]
         picked = told if 0 < len(told) < len(recipes) else picked
     return picked
+
+
+# Words of a relative clause that tell no recipe apart, whatever the data holds.
+CLAUSE_FILLER = frozenset(
+    {"the", "one", "that", "which", "you", "can", "has", "have", "had", "need", "needs", "just", "done"}
+    | {"made", "any", "some", "with", "and", "for", "was", "are", "goes", "go", "eat", "make", "cook", "use"}
+    | {"takes", "take", "said", "mentioned", "sit", "around", "into", "onto", "from", "all", "really"}
+)
+NEGATION = frozenset({"doesnt", "dont", "not", "never", "no", "without", "isnt", "doesn", "don", "isn", "wo"})
+HOURS = re.compile(r"(?P<count>\d+)\s*(?:hours?|hrs?|h)\b", re.I)
+
+
+def told_apart(clause: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None) -> list[Recipe]:
+    """The recipes of the set that a relative clause picks out: "(the one) that's just done in
+    a frying pan", "you eat cold", "that doesn't need any eggs", "that has to sit for 12 hours".
+    Each word that some of the recipes have and some don't (by their data, or by what the
+    assistant said of each) keeps those that have it, or after a negation those that don't;
+    a number of hours keeps the recipes whose steps or description say it. Words no recipe
+    has say nothing, so all of them are kept if none tells them apart."""
+    said = said or {}
+    kept = list(recipes)
+    for hours in HOURS.finditer(clause):
+        told = re.compile(rf"\b{hours['count']}\s*(?:-\s*\d+\s*)?(?:hours?|hrs?|h)\b", re.I)
+        having = [r for r in recipes if told.search(" ".join([*r.steps, said.get(r.id, "")]))]
+        if 0 < len(having) < len(recipes):
+            kept = [r for r in kept if r in having]
+    negated = False
+    for word in words(HOURS.sub(" ", clause)):
+        if word in NEGATION:
+            negated = True
+            continue
+        if len(word) < 3 or word in CLAUSE_FILLER:
+            continue
+        # What the assistant said of a dish may itself be negated ("no baking at all"): a
+        # negated word is read from the data only.
+        told_of = set() if negated else {i for i, text in said.items() if key(word) in keys_of((text,))}
+        having = [r for r in recipes if matches(word, r) or r.id in told_of]
+        if not 0 < len(having) < len(recipes):
+            # How it is made: "done in a pressure cooker", "on the grill".
+            having = [r for r in recipes if key(word) in keys_of(tuple(r.steps))]
+        if 0 < len(having) < len(recipes):
+            kept = [r for r in kept if (r in having) != negated]
+    return kept

@@ -59,7 +59,9 @@ def without_parts(
                 for i, at in ids.items()
                 if _as_title(turn.content, at, recipes[i])
                 or not any(
-                    title_keys(recipes[i]) <= used[o] for o in (named if len(ids) == 1 else ids) if o != i
+                    _said_keys(turn.content, at, recipes[i]) <= used[o]
+                    for o in (named if len(ids) == 1 else ids)
+                    if o != i
                 )
                 # "… a scotch bonnet, ketchup, hoisin and honey": among dishes too, a one-word
                 # title in lower case is what the dish beside it cooks with.
@@ -67,6 +69,13 @@ def without_parts(
             }
         )
     return kept
+
+
+def _said_keys(text: str, at: int, recipe: Recipe) -> set[str]:
+    """The words of its title a turn says where it names the recipe: "stir in the red onion"
+    says "red onion" of the Pickled Red Onions, which may be another dish's ingredient."""
+    title = title_keys(recipe)
+    return {key(w) for w in words(text[at:])[: len(words(recipe.title))]} & title or set(title)
 
 
 def _as_title(text: str, at: int, recipe: Recipe) -> bool:

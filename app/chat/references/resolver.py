@@ -11,7 +11,8 @@ assistant's last answer and the catalog knows them. The rules read, in this orde
 - exclusions within the set last offered ("not the soup; of the others, …");
 - ordinals ("the second one", "the last one", "the first two");
 - descriptions ("the noodle one", "the French one", "the meaty one", "the quicker one"),
-  from title words, tags, cuisine, diet flags and times in the catalog's data;
+  from title words, tags, cuisine, diet flags and times in the catalog's data; one that the
+  data cannot place ("the canadian one") keeps the whole set in view;
 - the single recipe in focus ("it", "that one", "this");
 - the set last offered ("those", "them", "which one", "either", "the others");
 - a swap of ingredients ("could I use turkey instead?"): the recipe in focus;
@@ -36,7 +37,7 @@ from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import beside, carry_over, food_pointer, others
-from app.chat.references.descriptions import described, matches
+from app.chat.references.descriptions import DURATION, described, matches, told_apart
 from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys, without_parts
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
@@ -58,6 +59,7 @@ from app.chat.references.vocabulary import (
     INSTEAD,
     INTO_THE_SET,
     NOT_MADE,
+    NUMBER_WORDS,
     ONE_WITH,
     ORDINAL,
     ORDINAL_PAIR,
@@ -66,6 +68,7 @@ from app.chat.references.vocabulary import (
     POINTER,
     QUICK,
     REFUSED_SET,
+    RELATIVE,
     RULED_OUT,
     SCALING,
     SERVING,
@@ -73,6 +76,7 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SLOW,
     SWAP,
+    TAKEN_OUT,
     focus_pointer,
     switches_topic,
 )
@@ -294,8 +298,14 @@ class Resolver:
         if len(offered) < 2:
             return None
         disliked = ""
-        for match in [*EXCLUDED.finditer(message), *RULED_OUT.finditer(message)]:
+        for match in [
+            *EXCLUDED.finditer(message),
+            *RULED_OUT.finditer(message),
+            *TAKEN_OUT.finditer(message),
+        ]:
             what = match["what"]
+            if DURATION.match(what) and not re.search(r"\b(?:the|that|ones?)\b", match["clause"], re.I):
+                continue  # "i dont have 3 hours": the user's time, not "the 8 hour one"
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
             pointed = None
             if what.lower() in POINTER and disliked:
@@ -369,16 +379,26 @@ class Resolver:
             pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
             # "2nd one can i…" points as "the second one" does.
             said_one = re.search(r"\b(?:one|recipe|option|dish|suggestion)s?$", match.group(0), re.I)
-            pointed = match.group(0).lower().startswith("the") or pointer is not None or said_one is not None
+            # "should've said this first" without "one": "first" is a word of the sentence.
+            pointed = match.group(0).lower().startswith("the") or said_one is not None
             if not (match["number"] or match["letter"]) and not pointed and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
+            if match["which"] and not said_one and self._food_follows(message[match.end() :], offered):
+                continue  # "we used the last eggs": the last of a food, not of the list
             if not (picked := self._picked(match, offered)):
                 continue
             start = pointer.start() if pointer else match.start()
             replaced = message[:start] + the([r.title for r in picked]) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         return None
+
+    @staticmethod
+    def _food_follows(rest: str, offered: list[Recipe]) -> bool:
+        following = re.match(r"\s+([\w'-]+)", rest)
+        return following is not None and any(
+            key(following[1]) in keys_of(tuple(r.ingredients)) for r in offered
+        )
 
     def _left_out(self, what: str, offered: list[Recipe], every: bool) -> list[Recipe]:
         """The recipes of the set that `what` sets aside: `every` one it fits (a dislike, "the
@@ -405,8 +425,9 @@ class Resolver:
         "number 4" (in a numbered list, the items so numbered)."""
         if match["number"] or match["letter"]:
             # "option B" is the second.
-            said = match["number"] or str(ord(match["letter"].lower()) - ord("a") + 1)
-            start, count = int(said) - 1, 1
+            number = match["number"] or str(ord(match["letter"].lower()) - ord("a") + 1)
+            start, count = NUMBER_WORDS.get(number.lower(), 0) or int(number), 1
+            start -= 1
         else:
             start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
         by_number = [self._items.get(n) for n in range(start + 1, start + 1 + count)]
@@ -446,6 +467,7 @@ class Resolver:
                     + message[with_match.end() :]
                 )
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        unread = False
         for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
             what = match["what"]
             said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
@@ -475,6 +497,7 @@ class Resolver:
                 continue  # a title, in full or begun here ("the Lithuanian Cold Borscht")
             picked = described(what, offered, self._said)
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
+                unread = unread or bool(said_one)
                 continue
             if (
                 not re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
@@ -493,6 +516,22 @@ class Resolver:
             titles = [f"{kept}{r.title}" for r in picked]
             replaced = message[: match.start()] + the(titles) + message[match.end() :]
             return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        if (relative := RELATIVE.search(message)) is not None and len(offered) > 1:
+            # The set in view first, then the lists before it: "the one that doesn't need any
+            # eggs" after a side question about two of the cookies.
+            for candidates in (offered, *self._earlier):
+                picked = told_apart(relative["clause"], candidates, self._said)
+                if (resolution := self._picked_by(message, relative, picked, candidates)) is not None:
+                    return resolution
+            unread = True
+        if unread and len(offered) > 1:
+            # "the canadian one" points into the set even when the data can't tell which: the
+            # search stays on the set, where the answer can, rather than drift to other dishes.
+            return Resolution(
+                considering([r.title for r in offered], message, message),
+                [r.id for r in offered],
+                rule="description",
+            )
         return None
 
     def _names_within(self, message: str, match: re.Match[str]) -> bool:
@@ -503,7 +542,15 @@ class Resolver:
 
     def _focus_rule(self, message: str, offered: list[Recipe]) -> Resolution | None:
         match = focus_pointer(message)
-        if match is None or (self._focus is None and SET_WORDS.search(message)):
+        if match is None:
+            return None
+        set_words = SET_WORDS.search(message)
+        if set_words is not None and (
+            self._focus is None
+            # "which of the four … if it's just swapping one thing": the set, asked about first;
+            # but "they had it at aldi": "they" may be anyone.
+            or (set_words.start() < match.start() and set_words.group().lower() not in ("they", "them"))
+        ):
             return None  # "all of those … or is it only the carnitas": the set, said as one
         if self.names.anywhere(message[: match.start()]):
             return None  # "the recipe for limoncello, and how long does it infuse": the one named
@@ -524,7 +571,8 @@ class Resolver:
         sweet?"."""
         before, _, last = message.strip().rpartition(". ")
         body = ELLIPSIS_LEAD.sub("", last)
-        after_remark = before and ADDITIVE.match(body) and not re.search(r"\bones?\b", body, re.I)
+        additive = ADDITIVE.match(body) or ADDITIVE.match(last.strip())
+        after_remark = before and additive and not re.search(r"\bones?\b", body, re.I)
         if not (INSTEAD.search(message) or after_remark):
             return None
         return carry_over(message, self._history, self.names)

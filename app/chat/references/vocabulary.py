@@ -43,24 +43,29 @@ REFUSED_SET = re.compile(
 )
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
+ORDINALS |= {"second to last": -2, "second-to-last": -2, "penultimate": -2}
+# The longest first, so that "second to last" is not read as "second".
+ORDINAL_WORDS = "|".join(sorted(ORDINALS, key=len, reverse=True))
 COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
+# "number three is the move": a number in words ("number one" is praise as often as a pointer).
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 NOT_COUNTED = (
     "hour|time|day|week|night|minute|step|bit|thing|part|layer|batch|round|course|stage|year|month"
     "|weekend|meal|bite|slice|attempt|try|go|guest|person|couple|few"
 )
 ORDINAL = re.compile(
     # "the last hour before sunset" counts no recipe.
-    rf"\b(?:the\s+)?(?P<which>{'|'.join(ORDINALS)})(?!\s+(?:{NOT_COUNTED})s?\b)(?:\s+(?P<count>two|three|2|3))?"
+    rf"\b(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)(?:\s+(?P<count>two|three|2|3))?"
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
     # "kid #2 has an egg allergy" counts a child, not a recipe.
     r"|(?:\b(?:number|option|no\.|nr\.?|num)|(?<!kid )(?<!child )(?<!son )(?<!daughter )(?<!guest )#)"
-    r"\s*(?P<number>[1-9])\b"
+    rf"\s*(?P<number>[1-9]|{'|'.join(NUMBER_WORDS)})\b"
     r"|\boption\s+(?P<letter>[a-e])\b",
     re.I,
 )
 # Two ordinals together: "first and last one", "the 2nd and 3rd".
 ORDINAL_PAIR = re.compile(
-    rf"\b(?:the\s+)?(?P<first>{'|'.join(ORDINALS)})\s+(?:and|&|\+)\s+(?:the\s+)?(?P<second>{'|'.join(ORDINALS)})"
+    rf"\b(?:the\s+)?(?P<first>{ORDINAL_WORDS})\s+(?:and|&|\+)\s+(?:the\s+)?(?P<second>{ORDINAL_WORDS})"
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b",
     re.I,
 )
@@ -74,7 +79,7 @@ ONE_WITH = re.compile(
 # "the one that doesnt need baking", "the no-bake one", "the one where u dont have to deep
 # fry": the recipes whose steps do not cook that way (`how`: the fact they lack).
 NOT_MADE = re.compile(
-    r"\bthe (?:one|recipe|dish)s? (?:that |which |where )?(?:you |u |i )?"
+    r"\bthe (?:one|recipe|dish)s? (?:that |which |where )?(?:you |u |i )?(?:said |mentioned )?"
     r"(?:does ?n[o']?t|dont|don't|do not|does not) (?:need|use|require|involve|go in|have)"
     r"(?: to)?(?: be)? (?:any |an? |the )?(?P<how>bak(?:e|ed|ing)|oven|(?:deep[- ]?)?fr(?:y|ied|ying))\b"
     r"(?: (?:it |them )?in (?:an? |the )?(?:[\w-]+ ){0,2}?(?:oil|oven|pan|fat))?"
@@ -87,6 +92,11 @@ SERVING = re.compile(
     r"\bthe (?:one|recipe|dish) (?:that |which )?(?:makes|serves|feeds|is for|does) (?P<count>\d+)"
     r"(?: (?:portions|servings|people|ppl))?\b",
     re.I,
+)
+# "the one that's just done in a frying pan", "the one you eat cold": a description said as
+# a clause (`clause`), up to the next stop.
+RELATIVE = re.compile(
+    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i)\b(?P<clause>(?:(?! - )[^.?!,;:()—–])*)", re.I
 )
 # A new request in place of the set: "these look nice but … anything with tofu instead?".
 INSTEAD = re.compile(r"\b(?:anything|something|any recipes?|any ideas?)\b[^.?!]*\binstead\b", re.I)
@@ -116,11 +126,14 @@ NOT_POINTED = (
     "|morning|evening|afternoon|summer|winter|season|christmas|holiday|party"
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
+    # "stretch to that many": a number, not a recipe.
+    "|many|much"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
     "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
+    "|freezing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
 )
 # Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
 CLAUSE_OPENERS = "|".join(
@@ -132,9 +145,12 @@ FOCUS = re.compile(
     rf"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its(?! (?:\d|(?:{IT_IS})\b))"
     # "haha knew it": the user was right, no recipe is meant.
     r"|(?<!\bknew )"
-    # "it's in december", "it's tomorrow": the event, not a recipe.
+    # "it's in december", "it's tomorrow", "it's like 30 degrees", "it's a 2h drive": the
+    # event, the weather or the day, not a recipe.
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)"
-    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing)\b))\b"
+    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
+    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me)(?!\w)"
+    r"|['’]s (?:like |a )?\d))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
@@ -204,7 +220,17 @@ EXCLUDED = re.compile(
 POINTER = frozenset({"that", "it", "this", "them", "those"})
 # "banana's out", "the soup is out": a recipe set aside, said after it.
 RULED_OUT = re.compile(
-    r"\b(?P<clause>(?:the\s+)?(?P<what>[\w-]+?)(?:'s|’s| is| are)\s+(?:\w+\s+)?out(?:ta)?)\b(?!\s+of\b)", re.I
+    r"\b(?P<clause>(?:the\s+)?(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
+    # "the brazilian one's a no", "the slow cooker one is off the table".
+    r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)|off the table|a no(?:[- ]go)?\b(?![- ]brainer)"
+    r"|out of the question|not happening))",
+    re.I,
+)
+# "leaving that out", "taking the tiramisu out": a recipe set aside, said around it.
+TAKEN_OUT = re.compile(
+    r"\b(?P<clause>(?:leav(?:e|ing|in)|tak(?:e|ing|in))"
+    r" (?P<what>that(?: one)?|it|this(?: one)?|the [\w'-]+(?: one)?) out)\b(?! of\b)",
+    re.I,
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
 EXCLUSIVE = re.compile(r"^(?:apart from|except|other than|besides|anything but|everything but|minus)\b", re.I)
@@ -219,7 +245,8 @@ OTHERS = re.compile(
 ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
-    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please|yum|yummy)\b[,!.\s–—-]*)+",
+    r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please|yum|yummy"
+    r"|will do|btw|by the way)\b[,!.\s–—-]*)+",
     re.I,
 )
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
