@@ -89,6 +89,12 @@ SETS = {
     # Written by someone who saw no code, before the ninth round; measured once (acd49fe),
     # then studied.
     "development, round 18": HERE / "followups_eighteenth.jsonl",
+    # Written by someone who saw no code, during the ninth round; measured once (51e588a),
+    # then studied.
+    "development, round 19": HERE / "followups_nineteenth.jsonl",
+    # Written by someone who saw no code, during the ninth round; measured once (51e588a),
+    # then studied.
+    "development, round 20": HERE / "followups_twentieth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -125,6 +131,9 @@ SETS = {
     # Written by someone who saw no code, before the ninth round; measured before it (acd49fe)
     # and after it, never studied.
     "held out, round 13": HERE / "followups_holdout_13.jsonl",
+    # Written by someone who saw no code, during the ninth round; measured when it came in
+    # (acd49fe, 51e588a) and at the round's end, never studied.
+    "held out, round 14": HERE / "followups_holdout_14.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -135,6 +144,7 @@ MEASURED_ONCE = frozenset(
         "held out, round 11",
         "held out, round 12",
         "held out, round 13",
+        "held out, round 14",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -2060,3 +2060,109 @@ def test_a_request_after_a_remark_keeps_what_was_asked(message, turns, said):
 
     assert resolved.rule == "carry-over"
     assert all(s in resolved.question for s in said)
+
+
+# Which list a pointer means, after side questions.
+
+
+DRINKS_AFTER_BRUNCH = (
+    "brunch ideas?",
+    "- **Kropsua**\n- **Oaty Pancakes**\n- **Country Breakfast Skillet**\n- **Hearty Breakfast Oatmeal**",
+    "and drinks?",
+    "- **Orange Glorious**\n- **Sunday Morning Milkshake**\n- **Indian tea**",
+)
+
+
+def test_a_set_named_by_its_size_is_the_list_of_that_many():
+    resolved = resolve(
+        "back to the food, which of those four can be made without eggs?", *DRINKS_AFTER_BRUNCH
+    )
+
+    assert resolved.recipe_ids == ["kropsua", "oaty-pancakes", "country-skillet", "hearty-breakfast-oatmeal"]
+
+
+def test_a_set_named_by_its_kind_is_the_list_of_that_kind():
+    turns = (
+        "indian night, curry ideas?",
+        "1. **Butter Chicken Masala Curry**\n2. **Potato and Eggplant (Aubergine) Curry**\n3. **Red Lentil Dahl**",
+        "and a bread?",
+        "**Naan Bread** or **Turmeric Flatbread**.",
+    )
+
+    resolved = resolve("ok back to the curries - the middle one, is it vegan?", *turns)
+
+    assert resolved.recipe_ids == ["potato-and-eggplant-curry"]
+
+
+def test_a_number_the_latest_list_does_not_have_is_counted_in_the_list_before():
+    turns = (
+        "veggie mains with rice?",
+        "1. **Spinach-Rice Casserole**\n2. **Stuffed Round Squash**\n3. **Winter Risotto**\n4. **Egyptian Lentils**",
+        "any of those vegan?",
+        "Only the Egyptian Lentils; the Stuffed Round Squash can be, without the cheese.",
+    )
+
+    assert resolve("going back to ur list - number 3, can i leave out the walnuts?", *turns).recipe_ids == [
+        "winter-risotto"
+    ]
+
+
+def test_every_ordinal_of_a_message_is_resolved():
+    turns = ("a lamb leg, ideas?", "1. **Pilaf**\n2. **Tuh'u**\n3. **Shepherd's Pie**")
+
+    resolved = resolve("the last one calls for mince right? or would the first one be easier?", *turns)
+
+    assert resolved.recipe_ids == ["shepherds-pie", "pilaf"]
+
+
+@pytest.mark.parametrize(
+    "listed",
+    [
+        # A heading the catalog has no recipe for still counts.
+        "### Challah\nBraided.\n\n### Naan Bread\nSoft.\n\n### Zopf\nSwiss.",
+        "**1. Challah**\n- braided\n\n**2. Naan Bread**\n- soft\n\n**3. Zopf**\n- Swiss",
+    ],
+)
+def test_an_ordinal_counts_the_items_as_written(listed):
+    assert resolve("the second one - can i do it on the stovetop?", "bread to bake?", listed).recipe_ids == [
+        "naan-bread"
+    ]
+
+
+def test_an_item_the_catalog_lacks_is_never_stood_in_for_by_the_next():
+    listed = "### Challah\nBraided.\n\n### Naan Bread\nSoft.\n\n### Zopf\nSwiss."
+
+    assert resolve("the first one, how long does it rise?", "bread to bake?", listed).rule != "ordinal"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "kids are coming so nix the boozy ones. out of what's left, which makes a big batch?",
+        "scrap the irish one then. of the rest which makes a big batch?",
+        "gonna save the irish coffee for when they're gone. what about the rest, any big batch ones?",
+        "the irish one is tempting but not with kids. the others then - any big batch ones?",
+    ],
+)
+def test_more_ways_of_setting_a_recipe_aside(message):
+    turns = ("party drinks", "- **Orange Glorious**\n- **Sunday Morning Milkshake**\n- **Irish Coffee**")
+
+    assert resolve(message, *turns).recipe_ids == ["orange-glorious", "sunday-milkshake"]
+
+
+def test_a_firm_no_sets_aside_by_itself():
+    turns = (
+        "seafood dinner",
+        "- **Garlic Butter Seafood Pasta**\n- **Shrimp and Grits**\n- **Smoked Salmon Pasta Primavera**",
+    )
+
+    resolved = resolve("grits are a hard pass for me, but which pasta one is the least heavy?", *turns)
+
+    assert resolved.recipe_ids == ["seafood-pasta", "smoked-salmon-pasta-primavera"]
+
+
+def test_not_feeling_any_of_those_is_a_new_request():
+    resolved = resolve("meh not really feeling any of those. what about something with eggs?", *VEGETARIAN)
+
+    assert resolved.recipe_ids == []
+    assert resolved.rule == "carry-over"

@@ -85,23 +85,38 @@ def _as_title(text: str, at: int, recipe: Recipe) -> bool:
 
 TIP = re.compile(r"\W*(?:tip|note|ps|p\.s\.|bonus|pro tip)\b", re.I)
 # "1. …", "2) …", and "**Option B — …**", whose letter counts as its number.
-NUMBERED = re.compile(r"^\s*(\d+)[.)]\s|^\W*option\s+([a-e]|\d+)\b", re.M | re.I)
+NUMBERED = re.compile(r"^\s*(?:\*\*|__|#{1,6}\s*)?(\d+)[.)]\s|^\W*option\s+([a-e]|\d+)\b", re.M | re.I)
+
+
+# A list's item that has no number: a markdown heading or a line in bold, whose details may
+# be bullets; or else a bullet, at the list's own depth.
+HEADED = re.compile(r"^[ \t]*(?:#{1,6}\s|\*\*|__)", re.M)
+ITEM = re.compile(r"^(?P<indent>[ \t]*)[-*•–—]\s", re.M)
 
 
 def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
-    """The recipe each numbered item of a list names, by its number (`places`: where the
-    turn names each recipe): "number 4" is the item numbered 4 even when an item before it
-    names no catalog recipe."""
-    marks = list(NUMBERED.finditer(text))
+    """The recipe each item of a list names, by its number (`places`: where the turn names
+    each recipe), "" for an item that names no catalog recipe: "number 4" is the item numbered
+    4, and "the second one" of "### Challah … ### Naan Bread" is the Naan, even when an item
+    before it names no catalog recipe. Items without numbers count in order."""
+    numbers = list(NUMBERED.finditer(text))
+    marks: list[tuple[re.Match[str], int]] = []
+    for mark in numbers:
+        said = mark[1] or mark[2]
+        marks.append((mark, int(said) if said.isdigit() else ord(said.lower()) - ord("a") + 1))
+    if not marks:
+        top = list(HEADED.finditer(text))
+        if len(top) < 2:
+            bullets = list(ITEM.finditer(text))
+            depth = min((len(m["indent"]) for m in bullets), default=0)
+            top = [m for m in bullets if len(m["indent"]) == depth]
+        marks = [(mark, n) for n, mark in enumerate(top, 1)] if len(top) > 1 else []
     if not marks:
         return {}
     items = {}
-    for mark, end in zip(marks, [*(m.start() for m in marks[1:]), len(text)], strict=True):
+    for (mark, number), end in zip(marks, [*(m.start() for m, _ in marks[1:]), len(text)], strict=True):
         inside = [i for i, at in places.items() if mark.start() <= at < end]
-        if inside:
-            said = mark[1] or mark[2]
-            number = int(said) if said.isdigit() else ord(said.lower()) - ord("a") + 1
-            items[number] = min(inside, key=lambda i: places[i])
+        items[number] = min(inside, key=lambda i: places[i]) if inside else ""
     return items
 
 

@@ -72,6 +72,8 @@ from app.chat.references.vocabulary import (
     RULED_OUT,
     SCALING,
     SERVING,
+    SET_COUNT,
+    SET_KIND,
     SET_LEAD,
     SET_WORDS,
     SLOW,
@@ -149,6 +151,7 @@ class Resolver:
         # An answer to a side question ("whats tonkatsu sauce?") that names dishes only in
         # passing ("a Japanese brown sauce, great on okonomiyaki") offers no new set.
         at = next((n for n in lists if len(firm[n] & set(turns[n])) > 1), lists[0] if lists else None)
+        at = self._list_asked_for(message, lists, turns, at)
         listed = turns[at] if at is not None else latest
         self._said, self._items = {}, {}
         if at is not None:
@@ -167,6 +170,28 @@ class Resolver:
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
+
+    def _list_asked_for(
+        self, message: str, lists: list[int], turns: list[list[str]], at: int | None
+    ) -> int | None:
+        """The list a follow-up names by its size ("which of those four", "the 4 pasta things
+        you listed") or by its kind ("back to the curries"), when it is not the latest one:
+        the latest list that fits, after a side question whose answer listed others."""
+        if at is None or len(lists) < 2:
+            return at
+        if (count := SET_COUNT.search(message)) is not None:
+            size = NUMBER_WORDS.get(count["count"].lower()) or int(count["count"])
+            if len(turns[at]) != size:
+                return next((n for n in lists if len(turns[n]) == size), at)
+        if (kind := SET_KIND.search(message)) is not None:
+            what = re.sub(r"ies$", "y", kind["what"] or kind["kind"])  # "the curries"
+
+            def fits(n: int) -> bool:
+                return sum(matches(what, self.recipes[i]) > 0 for i in turns[n]) * 2 >= len(turns[n])
+
+            if not fits(at):
+                return next((n for n in lists if fits(n)), at)
+        return at
 
     def _pointed_turns(self, history: Sequence[Message], turns: list[list[str]]) -> None:
         """A recent user turn that picked one recipe by pointing ("tell me more about the
@@ -323,6 +348,9 @@ class Resolver:
             # "skip the pork ones" sets recipes aside by itself; "can i skip the wine?" is a
             # question about an ingredient.
             skipped = bool(plural) and match["clause"].lower().startswith("skip")
+            # "grits are a hard pass … outta the pasta ones" too, but not beside an ordinal that
+            # picks: "first 2 sound great (tartare is a no)".
+            skipped = skipped or bool(match.groupdict().get("firmly") and not ORDINAL.search(message))
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]) and not skipped:
                 continue
             end = match.end()
@@ -374,6 +402,8 @@ class Resolver:
                 picked = [offered[n] for n in sorted({n % len(offered) for n in at})]
                 replaced = message[: pair.start()] + the([r.title for r in picked]) + message[pair.end() :]
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
+        # Every ordinal of the message: "the last one calls for mince … or the first one instead".
+        spans: list[tuple[int, int, list[Recipe]]] = []
         for match in ORDINAL.finditer(message):
             # "that last one" goes whole: "the Pickled Red Onions".
             pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
@@ -386,12 +416,22 @@ class Resolver:
                 continue
             if match["which"] and not said_one and self._food_follows(message[match.end() :], offered):
                 continue  # "we used the last eggs": the last of a food, not of the list
-            if not (picked := self._picked(match, offered)):
-                continue
-            start = pointer.start() if pointer else match.start()
-            replaced = message[:start] + the([r.title for r in picked]) + message[match.end() :]
-            return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
-        return None
+            # "going back to ur list - number 3" after a side answer that named two: the list
+            # that has a third.
+            lists = [(offered, self._items), *((earlier, {}) for earlier in self._earlier)]
+            picked = next(
+                (p for candidates, items in lists if (p := self._picked(match, candidates, items))), []
+            )
+            if picked:
+                spans.append((pointer.start() if pointer else match.start(), match.end(), picked))
+        if not spans:
+            return None
+        replaced, ids = message, []
+        for start, end, picked in reversed(spans):
+            replaced = replaced[:start] + the([r.title for r in picked]) + replaced[end:]
+        for _, _, picked in spans:
+            ids += [r.id for r in picked if r.id not in ids]
+        return Resolution(finish(replaced, message), ids, rule="ordinal")
 
     @staticmethod
     def _food_follows(rest: str, offered: list[Recipe]) -> bool:
@@ -420,9 +460,12 @@ class Resolver:
             or described(what, offered, self._said)
         )
 
-    def _picked(self, match: re.Match[str], offered: list[Recipe]) -> list[Recipe]:
+    def _picked(
+        self, match: re.Match[str], offered: list[Recipe], items: Mapping[int, str] | None = None
+    ) -> list[Recipe]:
         """The recipes an ordinal picks from the set: "the second one", "the first two",
-        "number 4" (in a numbered list, the items so numbered)."""
+        "number 4" (in a list, the items so numbered: `items`, by default the set's)."""
+        items = self._items if items is None else items
         if match["number"] or match["letter"]:
             # "option B" is the second.
             number = match["number"] or str(ord(match["letter"].lower()) - ord("a") + 1)
@@ -430,9 +473,10 @@ class Resolver:
             start -= 1
         else:
             start, count = ORDINALS[match["which"].lower()], COUNTS.get((match["count"] or "").lower(), 1)
-        by_number = [self._items.get(n) for n in range(start + 1, start + 1 + count)]
-        if start >= 0 and all(by_number):
-            return [r for i in by_number for r in offered if r.id == i]
+        by_number = [items.get(n) for n in range(start + 1, start + 1 + count)]
+        if start >= 0 and all(i is not None for i in by_number):
+            # An item that names no catalog recipe picks none: never the next one along.
+            return [r for i in by_number for r in offered if r.id == i] if all(by_number) else []
         if start == -1:
             return offered[-count:]
         return offered[start : start + count] if start < len(offered) else []

@@ -25,7 +25,23 @@ INTO_THE_SET = re.compile(
     r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b|\bwhat'?s left\b"
     r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones\b"
     r"|\beverything (?:in|on) (?:ur|your|the) (?:list|table)\b"
-    r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b",
+    r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b"
+    # "forget vegan. going back to ur list - number 3": back into the set.
+    r"|\b(?:going |go |get |getting |coming )?back to (?:the|ur|your|that) \w+"
+    r"|\bnumber (?:[1-9]|two|three|four)\b",
+    re.I,
+)
+# "those four", "the 4 pasta things you listed": a set by its size (`count`).
+SET_COUNT = re.compile(
+    r"\b(?:the|those|these|all|ur|your|of)\s+(?P<count>two|three|four|five|six|[2-6])\b"
+    r"(?!\s*(?:people|ppl|of us|guests|kids|adults|portions|servings|minutes?|mins?|hours?|hrs?|days?"
+    r"|weeks?|times?))",
+    re.I,
+)
+# "back to the curries", "the pasta ones": a set by what its recipes are (`what`).
+SET_KIND = re.compile(
+    r"\bback to (?:the|ur|your|those|these) (?P<what>[\w'-]+)"
+    r"|\b(?:the|those|these|of the|ur|your) (?P<kind>[\w'-]+) (?:ones|things|dishes|recipes|options|ideas)\b",
     re.I,
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
@@ -39,7 +55,9 @@ MORE = re.compile(
 )
 # A set refused before a new request: "hmm, none of those. something with tofu?".
 REFUSED_SET = re.compile(
-    r"^(?:\w+\W+)?(?:none of (?:those|these|them)|not (?:those|these|them))\s*[.,;:!?—–-]+\s*", re.I
+    r"^(?:\w+\W+)?(?:none of (?:those|these|them)|not (?:those|these|them)"
+    r"|not (?:really )?(?:feeling|into|loving|keen on) (?:any of )?(?:those|these|them))\s*[.,;:!?—–-]+\s*",
+    re.I,
 )
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
@@ -55,7 +73,9 @@ NOT_COUNTED = (
 )
 ORDINAL = re.compile(
     # "the last hour before sunset" counts no recipe.
-    rf"\b(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)(?:\s+(?P<count>two|three|2|3))?"
+    # "used the last of it" is the last of a food.
+    rf"\b(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)(?!\s+of (?:it|my|our|the)\b)"
+    rf"(?:\s+(?P<count>two|three|2|3))?"
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
     # "kid #2 has an egg allergy" counts a child, not a recipe.
     r"|(?:\b(?:number|option|no\.|nr\.?|num)|(?<!kid )(?<!child )(?<!son )(?<!daughter )(?<!guest )#)"
@@ -201,7 +221,10 @@ DISLIKE = (
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
     r"|apart from|except(?: for)?|other than"
-    r"|besides|but not|minus|skip|ditch|drop|scratch|forget|ignoring|ignore|pass(?:ing)? on"
+    r"|besides|but not|minus|skip|ditch|drop|scratch|scrap|nix|forget|ignoring|ignore|pass(?:ing)? on"
+    r"|cross off|rule out"
+    # "gonna save the porto sandwich for when im there".
+    r"|save(?= (?:the )?[\w'-]+(?: [\w'-]+)? for (?:when|later|another|next|some|the))"
     r"|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
@@ -218,12 +241,16 @@ EXCLUDED = re.compile(
 )
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
 POINTER = frozenset({"that", "it", "this", "them", "those"})
-# "banana's out", "the soup is out": a recipe set aside, said after it.
+# "banana's out", "the soup is out": a recipe set aside, said after it; `firmly` by itself
+# ("grits are a hard pass … outta the pasta ones"), without "the others" beside it.
 RULED_OUT = re.compile(
     r"\b(?P<clause>(?:the\s+)?(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
     # "the brazilian one's a no", "the slow cooker one is off the table".
-    r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)|off the table|a no(?:[- ]go)?\b(?![- ]brainer)"
-    r"|out of the question|not happening))",
+    r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)|(?P<firmly>off the table"
+    r"|a (?:hard |big |definite )?no(?:[- ]go)?\b(?![- ]brainer)"
+    r"|a (?:hard )?pass\b|out of the question|not happening)"
+    # "the tunisian one is tempting but … the others then".
+    r"|(?:very |really |so )?(?:tempting|nice|lovely|good|great|fun) but\b))",
     re.I,
 )
 # "leaving that out", "taking the tiramisu out": a recipe set aside, said around it.
