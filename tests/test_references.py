@@ -2084,7 +2084,9 @@ def test_a_set_named_by_its_size_is_the_list_of_that_many():
 def test_a_set_named_by_its_kind_is_the_list_of_that_kind():
     turns = (
         "indian night, curry ideas?",
-        "1. **Butter Chicken Masala Curry**\n2. **Potato and Eggplant (Aubergine) Curry**\n3. **Red Lentil Dahl**",
+        "1. **Butter Chicken Masala Curry**\n"
+        "2. **Potato and Eggplant (Aubergine) Curry**\n"
+        "3. **Red Lentil Dahl**",
         "and a bread?",
         "**Naan Bread** or **Turmeric Flatbread**.",
     )
@@ -2097,7 +2099,8 @@ def test_a_set_named_by_its_kind_is_the_list_of_that_kind():
 def test_a_number_the_latest_list_does_not_have_is_counted_in_the_list_before():
     turns = (
         "veggie mains with rice?",
-        "1. **Spinach-Rice Casserole**\n2. **Stuffed Round Squash**\n3. **Winter Risotto**\n4. **Egyptian Lentils**",
+        "1. **Spinach-Rice Casserole**\n2. **Stuffed Round Squash**\n"
+        "3. **Winter Risotto**\n4. **Egyptian Lentils**",
         "any of those vegan?",
         "Only the Egyptian Lentils; the Stuffed Round Squash can be, without the cheese.",
     )
