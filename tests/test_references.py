@@ -2169,3 +2169,46 @@ def test_not_feeling_any_of_those_is_a_new_request():
 
     assert resolved.recipe_ids == []
     assert resolved.rule == "carry-over"
+
+
+def test_the_one_with_is_told_apart_by_every_word_it_says():
+    turns = (
+        "soup for lunch",
+        "- **Fennel White Bean and Kale Soup**\n- **Ukrainian Borscht**\n- **Gypsy Soup**",
+    )
+
+    resolved = resolve("the one with the white beans and greens - can i use spinach?", *turns)
+
+    assert resolved.recipe_ids == ["fennel-beans-and-kale-soup"]
+
+
+def test_the_one_with_picks_from_the_list_before_a_side_answer():
+    turns = (
+        "veggie batch cooking",
+        "- **Ratatouille**\n- **Ginataang Kalabasa**\n- **Drunken Beans**",
+        "which of those freeze best",
+        "The Ratatouille and the Drunken Beans freeze really well.",
+    )
+
+    assert resolve("the one with the coconut milk, will it be watery?", *turns).recipe_ids == [
+        "ginataang-kalabasa"
+    ]
+
+
+def test_what_a_clause_says_a_dish_lacks_is_read_after_its_comma():
+    turns = ("potato sides", "- **Rösti**\n- **Fried Potatoes**\n- **Parmesan potatoes**")
+
+    resolved = resolve(
+        "the one that's just potatoes onions and oil, no butter anywhere - air fryer ok?", *turns
+    )
+
+    assert resolved.recipe_ids == ["fried-potatoes"]  # potatoes, oil, onions; the Rösti has butter
+
+
+def test_a_remark_on_the_set_then_a_request_of_its_own_inherits_what_was_asked():
+    turns = ("veganuary dinners?", "- **Hoisin Tofu and Broccoli**\n- **Red Lentil Dahl**")
+
+    resolved = resolve("these are good but he wants protein lol. anything with beans in?", *turns)
+
+    assert resolved.rule == "carry-over"
+    assert "vegan" in resolved.question

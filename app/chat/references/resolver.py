@@ -46,6 +46,7 @@ from app.chat.references.vocabulary import (
     ABOUT_IT,
     ADDITIVE,
     AFTER_DESCRIPTION,
+    ASKED_ANEW,
     BARE_ONE,
     CHOICE,
     CLAUSE_WORDS,
@@ -69,6 +70,7 @@ from app.chat.references.vocabulary import (
     QUICK,
     REFUSED_SET,
     RELATIVE,
+    RELATIVE_TAIL,
     RULED_OUT,
     SCALING,
     SERVING,
@@ -487,30 +489,11 @@ class Resolver:
             [the_other] = [r for r in offered if r is not focus]
             replaced = message[: other.start()] + the([the_other.title]) + message[other.end() :]
             return Resolution(finish(replaced, message), [the_other.id], rule="description")
-        if (not_made := NOT_MADE.search(message)) is not None and len(offered) > 1:
-            how = (not_made["how"] or not_made["no"] or not_made["without"]).lower()
-            lacking = "fried" if "fr" in how else "oven"
-            picked = [r for r in offered if lacking not in facts(r)]
-            if (resolution := self._picked_by(message, not_made, picked, offered)) is not None:
+        # "the one …" picks from the set in view, or else from a list before it: "the one with
+        # the coconut milk" after a side answer about two of the dishes.
+        for candidates in (offered, *self._earlier):
+            if len(candidates) > 1 and (resolution := self._the_one(message, candidates)) is not None:
                 return resolution
-        if (serving := SERVING.search(message)) is not None and len(offered) > 1:
-            picked = [r for r in offered if r.servings_count == int(serving["count"])]
-            if (resolution := self._picked_by(message, serving, picked, offered)) is not None:
-                return resolution
-        if (with_match := ONE_WITH.search(message)) is not None and len(offered) > 1:
-            having = [r for r in offered if matches(with_match["what"], r)]
-            how = with_match["how"].lower()
-            without = how in ("without", "w/o", "with no", "that has no") or "have" in how
-            picked = [r for r in offered if r not in having] if without else having
-            if picked and len(picked) < len(offered):
-                # "the one with the anchovies, can i leave them out": what it has stays said.
-                said_with = with_match.group(0)[len("the one ") :]
-                replaced = (
-                    message[: with_match.start()]
-                    + f"{the([r.title for r in picked])} {said_with}"
-                    + message[with_match.end() :]
-                )
-                return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
         unread = False
         for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
             what = match["what"]
@@ -578,6 +561,40 @@ class Resolver:
             )
         return None
 
+    def _the_one(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "the one that doesnt need baking", "the one that makes 12", "the one with (no) X":
+        the recipes of `offered` that fit, if some do and some don't."""
+        if (not_made := NOT_MADE.search(message)) is not None:
+            how = (not_made["how"] or not_made["no"] or not_made["without"]).lower()
+            lacking = "fried" if "fr" in how else "oven"
+            picked = [r for r in offered if lacking not in facts(r)]
+            if (resolution := self._picked_by(message, not_made, picked, offered)) is not None:
+                return resolution
+        if (serving := SERVING.search(message)) is not None:
+            picked = [r for r in offered if r.servings_count == int(serving["count"])]
+            if (resolution := self._picked_by(message, serving, picked, offered)) is not None:
+                return resolution
+        if (with_match := ONE_WITH.search(message)) is not None:
+            having = [r for r in offered if matches(with_match["what"], r)]
+            how = with_match["how"].lower()
+            without = how in ("without", "w/o", "with no", "that has no") or "have" in how
+            picked = [r for r in offered if r not in having] if without else having
+            if len(picked) > 1 and not without:
+                # "the one with the white beans and greens": the words after the first tell
+                # apart the recipes it fits.
+                clause = RELATIVE_TAIL.match(message, with_match.start("what"))
+                picked = told_apart(clause.group() if clause else "", picked, self._said)
+            if picked and len(picked) < len(offered):
+                # "the one with the anchovies, can i leave them out": what it has stays said.
+                said_with = with_match.group(0)[len("the one ") :]
+                replaced = (
+                    message[: with_match.start()]
+                    + f"{the([r.title for r in picked])} {said_with}"
+                    + message[with_match.end() :]
+                )
+                return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+        return None
+
     def _names_within(self, message: str, match: re.Match[str]) -> bool:
         """Whether a recipe the message names by its title overlaps `match`."""
         first = len(TOKEN.findall(message[: match.start()]))
@@ -615,7 +632,7 @@ class Resolver:
         sweet?"."""
         before, _, last = message.strip().rpartition(". ")
         body = ELLIPSIS_LEAD.sub("", last)
-        additive = ADDITIVE.match(body) or ADDITIVE.match(last.strip())
+        additive = ADDITIVE.match(body) or ADDITIVE.match(last.strip()) or ASKED_ANEW.match(body)
         after_remark = before and additive and not re.search(r"\bones?\b", body, re.I)
         if not (INSTEAD.search(message) or after_remark):
             return None

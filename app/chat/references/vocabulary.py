@@ -116,8 +116,15 @@ SERVING = re.compile(
 # "the one that's just done in a frying pan", "the one you eat cold": a description said as
 # a clause (`clause`), up to the next stop.
 RELATIVE = re.compile(
-    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i)\b(?P<clause>(?:(?! - )[^.?!,;:()—–])*)", re.I
+    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i)\b"
+    # "… just potatoes onions and oil, no butter or milk anywhere": what it lacks, said after.
+    r"(?P<clause>(?:(?! - )[^.?!,;:()—–])*(?:,\s*(?:no|without|not|nothing)\b(?:(?! - )[^.?!,;:()—–])*)?)",
+    re.I,
 )
+# The words of a description up to the next stop: "white beans and greens tho".
+RELATIVE_TAIL = re.compile(r"(?:(?! - )[^.?!,;:()—–])*")
+# A request of its own after a remark: "these are good but … anything with beans in?".
+ASKED_ANEW = re.compile(r"(?:anything|something|got any)\b", re.I)
 # A new request in place of the set: "these look nice but … anything with tofu instead?".
 INSTEAD = re.compile(r"\b(?:anything|something|any recipes?|any ideas?)\b[^.?!]*\binstead\b", re.I)
 # "anything with rice in it?": the dish asked for, not one offered.
@@ -169,7 +176,7 @@ FOCUS = re.compile(
     # event, the weather or the day, not a recipe.
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)"
     r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
-    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me)(?!\w)"
+    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all)(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
