@@ -2212,3 +2212,19 @@ def test_a_remark_on_the_set_then_a_request_of_its_own_inherits_what_was_asked()
 
     assert resolved.rule == "carry-over"
     assert "vegan" in resolved.question
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i'm not organised enough for a 3 hour marinade so scratch that. out of the rest, any quick?",
+        "skip 2, i dont have the time. out of the rest which is quickest?",
+    ],
+)
+def test_a_recipe_set_aside_by_what_the_words_before_that_say_or_by_its_number(message):
+    turns = (
+        "pork dinners",
+        "1. **Miso Ginger Pork**\n2. **Sticky Porkchops** - marinate 3 hours\n3. **Korv Stroganoff**",
+    )
+
+    assert resolve(message, *turns).recipe_ids == ["miso-ginger-pork", "korv-stroganoff"]

@@ -118,13 +118,16 @@ NEGATION = frozenset({"doesnt", "dont", "not", "never", "no", "without", "isnt",
 HOURS = re.compile(r"(?P<count>\d+)\s*(?:hours?|hrs?|h)\b", re.I)
 
 
-def told_apart(clause: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None) -> list[Recipe]:
+def told_apart(
+    clause: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None, *, negations: bool = True
+) -> list[Recipe]:
     """The recipes of the set that a relative clause picks out: "(the one) that's just done in
     a frying pan", "you eat cold", "that doesn't need any eggs", "that has to sit for 12 hours".
     Each word that some of the recipes have and some don't (by their data, or by what the
     assistant said of each) keeps those that have it, or after a negation those that don't;
     a number of hours keeps the recipes whose steps or description say it. Words no recipe
-    has say nothing, so all of them are kept if none tells them apart."""
+    has say nothing, so all of them are kept if none tells them apart. Without `negations`,
+    "no" and "don't" are read past: "i dont have a smoker" is about the one with a smoker."""
     said = said or {}
     kept = list(recipes)
     for hours in HOURS.finditer(clause):
@@ -135,7 +138,7 @@ def told_apart(clause: str, recipes: Sequence[Recipe], said: Mapping[str, str] |
     negated = False
     for word in words(HOURS.sub(" ", clause)):
         if word in NEGATION:
-            negated = True
+            negated = negations
             continue
         if len(word) < 3 or word in CLAUSE_FILLER:
             continue

@@ -344,6 +344,12 @@ class Resolver:
                 pointed = self.recipes[said[-1]]
             elif re.sub(r"\s+one$", "", what.lower()) in POINTER and self._focus in offered:
                 pointed = self._focus  # "apart from that one": the recipe in focus
+            elif re.sub(r"\s+one$", "", what.lower()) in POINTER and (
+                told := self._told_before(message[: match.start()], offered)
+            ):
+                # "i dont even have a smoker so scratch that": the one the words before it
+                # describe, by its data.
+                pointed = told
             elif dislike:
                 disliked = what
             plural = what.lower().endswith(" ones") or re.match(r"\s+ones\b", message[match.end("what") :])
@@ -435,6 +441,14 @@ class Resolver:
             ids += [r.id for r in picked if r.id not in ids]
         return Resolution(finish(replaced, message), ids, rule="ordinal")
 
+    def _told_before(self, before: str, offered: list[Recipe]) -> Recipe | None:
+        """The one recipe of the set that the sentence before a pointer describes: "not
+        organised enough for a 3 hour marinade so scratch that". What the user lacks ("i dont
+        have a smoker") describes the dish that needs it."""
+        sentence = re.split(r"[.!?]\s+", before)[-1]
+        picked = told_apart(sentence, offered, self._said, negations=False)
+        return picked[0] if len(picked) == 1 < len(offered) else None
+
     @staticmethod
     def _food_follows(rest: str, offered: list[Recipe]) -> bool:
         following = re.match(r"\s+([\w'-]+)", rest)
@@ -451,7 +465,11 @@ class Resolver:
             wanted = {key(w) for w in words(what)} - {key("ones"), key("one")}
             said = {i: {key(w) for w in words(self._said.get(i, ""))} for i in self._said}
             return [r for r in offered if matches(what, r) or (wanted and wanted <= said.get(r.id, set()))]
-        if ordinal := ORDINAL.fullmatch(what) or ORDINAL.fullmatch(f"the {what} one"):
+        if ordinal := (
+            ORDINAL.fullmatch(what)
+            or ORDINAL.fullmatch(f"the {what} one")
+            or ORDINAL.fullmatch(f"number {what}")
+        ):
             return self._picked(ordinal, offered)  # "everything except the 2nd one"
         # By its name, by a word of its own among the set ("the pancakes"), by its data.
         named = self.names.named(f"the {what}")
