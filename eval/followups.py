@@ -95,6 +95,9 @@ SETS = {
     # Written by someone who saw no code, during the ninth round; measured once (51e588a),
     # then studied.
     "development, round 20": HERE / "followups_twentieth.jsonl",
+    # Written by someone who saw no code, during the ninth round; measured once (4b71b8c),
+    # then studied.
+    "development, round 21": HERE / "followups_twentyfirst.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -134,6 +137,9 @@ SETS = {
     # Written by someone who saw no code, during the ninth round; measured when it came in
     # (acd49fe, 51e588a) and at the round's end, never studied.
     "held out, round 14": HERE / "followups_holdout_14.jsonl",
+    # Written by someone who saw no code, during the ninth round; measured when it came in
+    # (acd49fe, 4b71b8c) and at the round's end, never studied.
+    "held out, round 15": HERE / "followups_holdout_15.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -145,6 +151,7 @@ MEASURED_ONCE = frozenset(
         "held out, round 12",
         "held out, round 13",
         "held out, round 14",
+        "held out, round 15",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

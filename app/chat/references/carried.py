@@ -168,7 +168,12 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     elliptical one ("and a dessert?") in its own words, a request said as a want ("we're more
     in the mood for fish") with the constraints after it."""
     remarked = REMARK.match(message.strip())
-    if remarked is not None and ELLIPSIS_LEAD.sub("", remarked["question"]).strip(" ?!.,"):
+    # "amazing thank you!! ok …" thanks; it asks nothing.
+    if (
+        remarked is not None
+        and ELLIPSIS_LEAD.sub("", remarked["question"]).strip(" ?!.,")
+        and "?" in remarked["question"]
+    ):
         resolved = carry_over(remarked["question"], history, names)
         if resolved is None:
             return None

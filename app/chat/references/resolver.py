@@ -156,12 +156,15 @@ class Resolver:
         at = self._list_asked_for(message, lists, turns, at)
         listed = turns[at] if at is not None else latest
         self._said, self._items = {}, {}
-        if at is not None:
-            text = history[at].content
-            places = {i: found[at].get(i, self.names.position(text, i)) for i in listed}
-            listed = on_the_list(text, listed, places)
-            self._said = said_of(text, places)
-            self._items = numbered(text, found[at])
+        # What the assistant said of each recipe, in the lists before too ("the one cooked in a
+        # cauldron" after a side answer about two others); the list in view has the last word.
+        for n in [*reversed(lists), *([at] if at is not None else [])]:
+            text = history[n].content
+            places = {i: found[n].get(i, self.names.position(text, i)) for i in turns[n]}
+            if n == at:
+                listed = on_the_list(text, listed, places)
+                self._items = numbered(text, found[n])
+            self._said |= said_of(text, places)
         offered = [self.recipes[i] for i in listed]
         # The lists offered before: "for the mains skip the pork ones" after the dips.
         self._earlier = [[self.recipes[i] for i in turns[n]] for n in lists if n != at]
@@ -331,6 +334,8 @@ class Resolver:
             *TAKEN_OUT.finditer(message),
         ]:
             what = match["what"]
+            if re.match(r"one of\b", what, re.I):
+                continue  # "i don't have one of those": a thing the user lacks, no recipe
             if DURATION.match(what) and not re.search(r"\b(?:the|that|ones?)\b", match["clause"], re.I):
                 continue  # "i dont have 3 hours": the user's time, not "the 8 hour one"
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))

@@ -15,7 +15,8 @@ SWITCH = re.compile(
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
-    r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but)\b"
+    r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
+    r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on)\b"
     r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b",
     re.I,
 )
@@ -116,7 +117,8 @@ SERVING = re.compile(
 # "the one that's just done in a frying pan", "the one you eat cold": a description said as
 # a clause (`clause`), up to the next stop.
 RELATIVE = re.compile(
-    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i)\b"
+    # "the one cooked in a cauldron for hours" says its clause without "that".
+    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i|(?=(?:\w+ed|made|done)\b))\b"
     # "… just potatoes onions and oil, no butter or milk anywhere": what it lacks, said after.
     r"(?P<clause>(?:(?! - )[^.?!,;:()—–])*(?:,\s*(?:no|without|not|nothing)\b(?:(?! - )[^.?!,;:()—–])*)?)",
     re.I,
@@ -153,8 +155,8 @@ NOT_POINTED = (
     "|morning|evening|afternoon|summer|winter|season|christmas|holiday|party"
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
-    # "stretch to that many": a number, not a recipe.
-    "|many|much"
+    # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
+    "|many|much|kinda|kind|sort|type|timeframe|range"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
@@ -170,8 +172,8 @@ CLAUSE_OPENERS = "|".join(
 FOCUS = re.compile(
     # "how long does it take to make Greek yogurt" points at nothing: its object is named.
     rf"\b(?P<pronoun>(?:that|this) (?:one|dish|recipe)|its(?! (?:\d|(?:{IT_IS})\b))"
-    # "haha knew it": the user was right, no recipe is meant.
-    r"|(?<!\bknew )"
+    # "haha knew it", "ok got it.": the user was right, or follows; no recipe is meant.
+    r"|(?<!\bknew )(?!(?<=\bgot )it\s*[.,!—–-])"
     # "it's in december", "it's tomorrow", "it's like 30 degrees", "it's a 2h drive": the
     # event, the weather or the day, not a recipe.
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)"
@@ -280,7 +282,8 @@ ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
     r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please|yum|yummy"
-    r"|will do|btw|by the way)\b[,!.\s–—-]*)+",
+    r"|will do|btw|by the way|amazing|brilliant|wonderful|fab|excellent|noted|got it|fair enough)"
+    r"\b[,!.\s–—-]*)+",
     re.I,
 )
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
@@ -462,6 +465,10 @@ def switches_topic(message: str) -> bool:
     for tonight I want fish" points into the set only in what it tells before the switch."""
     switch = SWITCH.search(message)
     if switch is None:
+        return False
+    # "forget the sauce, i'll buy ice cream. can I bake it in the morning?" keeps the recipe.
+    forgotten = re.match(r"forget (?:about )?the \w+", message[switch.start() :], re.I)
+    if forgotten and focus_pointer(message[switch.end() :]):
         return False
 
     def holds(pointer: re.Match[str]) -> bool:
