@@ -98,6 +98,9 @@ SETS = {
     # Written by someone who saw no code, during the ninth round; measured once (4b71b8c),
     # then studied.
     "development, round 21": HERE / "followups_twentyfirst.jsonl",
+    # Written by someone who saw no code, during the ninth round, to stress topic switches
+    # against follow-ups that keep the earlier constraints; measured once (54e14bf), then studied.
+    "development, round 22": HERE / "followups_twentysecond.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

@@ -948,7 +948,8 @@ def test_a_question_about_an_offered_recipe_sets_no_diet_for_a_new_request():
 def test_unrelated_changes_the_topic():
     message = "thanks will do the shakshouka. unrelated but whats the best hangover breakfast"
 
-    assert resolve(message, *VEGETARIAN).question == message
+    # What was said before the change of topic is left behind: it would search for the Shakshouka.
+    assert resolve(message, *VEGETARIAN).question == "unrelated but whats the best hangover breakfast"
 
 
 # How assistants and people write dishes and pointers, met in the seventh round.
@@ -2228,3 +2229,42 @@ def test_a_recipe_set_aside_by_what_the_words_before_that_say_or_by_its_number(m
     )
 
     assert resolve(message, *turns).recipe_ids == ["miso-ginger-pork", "korv-stroganoff"]
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        (
+            "tetrazzini looks like a winner. random, but what can I do with 4 egg whites?",
+            "random, but what can I do with 4 egg whites?",
+        ),
+        (
+            "ha ok. separately, how do I make falafel?",
+            "separately, how do I make falafel?",
+        ),
+        ("amazing thank you!! ok switching gears completely, how do I cook a whole trout?", None),
+    ],
+)
+def test_a_change_of_topic_leaves_the_remark_before_it_behind(message, question):
+    turns = ("quick dinners", "- **One-Pot Chicken Tetrazzini**\n- **Chili Con Carne**")
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert "Tetrazzini" not in resolved.question
+    if question:
+        assert resolved.question == question
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "does the meat go on the pasta or separately, i want to get it right",
+        "is it gluten free? i always forget to check",
+        "eh forget the sauce, i'll buy ice cream. can I bake it in the morning?",
+    ],
+)
+def test_words_of_switching_that_change_no_topic(message):
+    turns = ("tell me about the lasagna", "The Lasagna takes about 2 hours and serves 6.")
+
+    assert resolve(message, *turns).recipe_ids == ["lasagna"]

@@ -82,6 +82,7 @@ from app.chat.references.vocabulary import (
     SWAP,
     TAKEN_OUT,
     focus_pointer,
+    switch_start,
     switches_topic,
 )
 from app.http.bodies import Message
@@ -122,7 +123,10 @@ class Resolver:
         own = self.names.named(message)
         history = as_read(history)
         if not history or switches_topic(message):
-            return Resolution(self.names.spelled(message), own)
+            # The remark before the change of topic ("goulash it is then. separately, …")
+            # is no part of the new question.
+            asked = message[switch_start(message) :] if history else message
+            return Resolution(self.names.spelled(asked), self.names.named(asked))
         self._history = history
         context = " ".join(turn.content for turn in history)
         # Each turn read once: what it names, then what it names in passing among those.

@@ -12,11 +12,13 @@ SWITCH = re.compile(
     # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
-    r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)"
+    r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
-    r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on)\b"
+    r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on"
+    r"|(?<![\w ] )separately(?=,)|(?:totally |completely )?separate (?:thing|question|q|note|topic)"
+    r"|random,? but)\b"
     r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b",
     re.I,
 )
@@ -456,6 +458,20 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     "it" of a dish asked for ("anything with rice in it?")."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
+
+
+# Where a message's sentences end.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def switch_start(message: str) -> int:
+    """Where the change of topic begins: the sentence that says it ("potato leek then, thx.
+    separately, how do I …"), so that what was said before it is not searched."""
+    switch = SWITCH.search(message)
+    if switch is None:
+        return 0
+    ends = [m.end() for m in SENTENCE_END.finditer(message) if m.end() <= switch.start()]
+    return ends[-1] if ends else 0
 
 
 def switches_topic(message: str) -> bool:
