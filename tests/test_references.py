@@ -2268,3 +2268,39 @@ def test_words_of_switching_that_change_no_topic(message):
     turns = ("tell me about the lasagna", "The Lasagna takes about 2 hours and serves 6.")
 
     assert resolve(message, *turns).recipe_ids == ["lasagna"]
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "said"),
+    [
+        (
+            "ugh we've had chicken 3 times this week 😂 shrimp maybe?",
+            ("dinner in 30 min or less, I've got chicken", "The Chicken Satay or the Chicken Paprikash."),
+            ["shrimp", "30 minutes"],
+        ),
+        (
+            "ok cool. and on the side - bread or some kind of dip, what've you got",
+            ("indian takeaway night at home, what should I make", "The Butter Chicken Masala Curry."),
+            ["Indian"],
+        ),
+        (
+            "omg she's vegetarian now?? so none of that works for her. what can she have",
+            ("mexican night, what should i make", "- **Chili Con Carne**\n- **Slow-cooked Pork Carnitas**"),
+            ["vegetarian", "Mexican"],
+        ),
+        (
+            "sweet. tofu's a hard no from my husband. anything chicken?",
+            (
+                "our oven died, dinners that don't need the oven",
+                "- **Hoisin Tofu and Broccoli**\n- **Korv Stroganoff**",
+            ),
+            ["chicken", "without an oven"],
+        ),
+    ],
+)
+def test_a_request_closing_a_chatty_message_keeps_what_was_asked(message, turns, said):
+    resolved = resolve(message, *turns)
+
+    assert resolved.rule == "carry-over"
+    assert all(s in resolved.question for s in said)
+    assert resolved.question.count("oven") <= 1

@@ -101,7 +101,9 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         found.kitchen = next((said for kind, said in KITCHENS if kind.search(text)), found.kitchen)
         found.people = people(text) or found.people
         # "no oven" is said by the kitchen, not as an ingredient left out.
-        left_out = [e for e in filters.exclude if not (found.kitchen and e in found.kitchen)]
+        kitchen = found.kitchen or ""
+        bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
+        left_out = [e for e, thing in bare if not (kitchen and thing in kitchen)]
         found.exclude += [e for e in left_out if e not in found.exclude]
         said = re.findall(r"[\w-]+", text.lower())
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
@@ -129,6 +131,7 @@ GLUT = re.compile(
 GLUT_AFTER = re.compile(
     r"\b(?P<food>[a-z]+) (?:to use up|to get through|that need(?:s)? using up|going (?:off|bad))\b", re.I
 )
+EMOJI_STOP = re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s+(?=\S)")
 SAME_BUT = re.compile(r"^(?:the )?same(?: (?:deal|thing|again|idea|question|for|here))?,? but\s+", re.I)
 # A statement of one's own: "I need a cold soup, ideally one made with kefir".
 DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
@@ -175,10 +178,13 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         and "?" in remarked["question"]
     ):
         resolved = carry_over(remarked["question"], history, names)
-        if resolved is None:
+        if resolved is not None:
+            return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
+        if not REQUEST.search(remarked["remark"]):
             return None
-        return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
-    before, _, last = message.strip().rpartition(". ")
+        # "she's vegetarian now?? so none of that works. what can she have": the request follows.
+    # An emoji ends a sentence as a stop does: "he's moving out 😂 shrimp maybe?".
+    before, _, last = EMOJI_STOP.sub(". ", message.strip()).rpartition(". ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "perfect. and …" says nothing
     if said_before and ELLIPSIS_LEAD.sub("", last).strip(" ?!.,"):
         # "my friend doesnt eat eggs. what about dessert?": the request is the last sentence.

@@ -81,6 +81,7 @@ from app.chat.references.vocabulary import (
     SLOW,
     SWAP,
     TAKEN_OUT,
+    WHAT_THERE_IS,
     focus_pointer,
     switch_start,
     switches_topic,
@@ -367,7 +368,12 @@ class Resolver:
             skipped = bool(plural) and match["clause"].lower().startswith("skip")
             # "grits are a hard pass … outta the pasta ones" too, but not beside an ordinal that
             # picks: "first 2 sound great (tartare is a no)".
-            skipped = skipped or bool(match.groupdict().get("firmly") and not ORDINAL.search(message))
+            skipped = skipped or bool(
+                match.groupdict().get("firmly")
+                and not ORDINAL.search(message)
+                # "tofu's a hard no. anything chicken?" asks anew; "… which pasta one" picks.
+                and re.search(r"\bwhich\b|\bthe (?:[\w'-]+ )?ones?\b", message, re.I)
+            )
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]) and not skipped:
                 continue
             end = match.end()
@@ -659,7 +665,15 @@ class Resolver:
         sweet?"."""
         before, _, last = message.strip().rpartition(". ")
         body = ELLIPSIS_LEAD.sub("", last)
-        additive = ADDITIVE.match(body) or ADDITIVE.match(last.strip()) or ASKED_ANEW.match(body)
+        # "… this giant bag of lentils, got anything with those": the request closes the message.
+        closing = body.rpartition(", ")[2]
+        additive = (
+            ADDITIVE.match(body)
+            or ADDITIVE.match(last.strip())
+            or ASKED_ANEW.match(body)
+            or ASKED_ANEW.match(closing)
+            or WHAT_THERE_IS.search(closing)
+        )
         after_remark = before and additive and not re.search(r"\bones?\b", body, re.I)
         if not (INSTEAD.search(message) or after_remark):
             return None

@@ -186,7 +186,7 @@ FOCUS = re.compile(
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
     r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
-    rf"(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
+    rf"(?<!none of )(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
     # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
     rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
     r"(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
@@ -293,8 +293,16 @@ ELLIPSIS_LEAD = re.compile(
 WANTING = re.compile(
     r"\b(?:mood for|craving|fancy|feel like|rather (?:have|do|eat|make)|prefer|wants?|to use up)\b", re.I
 )
+# A request said as a question of what there is: "what've you got", "what can she have".
+WHAT_THERE_IS = re.compile(
+    r"\bwhat(?:'ve| have|'?d| would| do| can) (?:you|u) (?:got|have|suggest|recommend)\b"
+    r"|\bwhat (?:can|could) (?:she|he|they|we|i) (?:have|eat|make)\s*\W*$",
+    re.I,
+)
 REQUEST = re.compile(
-    rf"\b(?:ideas?|options?|suggestions?|something|anything|recipes|dishes)\b|{WANTING.pattern}", re.I
+    rf"\b(?:ideas?|options?|suggestions?|something|anything|recipes|dishes)\b|{WANTING.pattern}"
+    rf"|{WHAT_THERE_IS.pattern}",
+    re.I,
 )
 # Chat shorthand, written out where the rules read words: "smth sweet".
 SHORTHAND = {"smth": "something", "sth": "something", "somethin": "something", "anythin": "anything"}
