@@ -2304,3 +2304,18 @@ def test_a_request_closing_a_chatty_message_keeps_what_was_asked(message, turns,
     assert resolved.rule == "carry-over"
     assert all(s in resolved.question for s in said)
     assert resolved.question.count("oven") <= 1
+
+
+@pytest.mark.parametrize(
+    ("message", "switched"),
+    [
+        ("potato leek then, thx. btw how do you make indian tea with ginger?", True),
+        ("potato leek then, thx. btw can I freeze it?", False),
+    ],
+)
+def test_btw_changes_the_topic_only_when_nothing_after_it_points_back(message, switched):
+    turns = ("soup ideas", "- **Potato Leek Soup**\n- **French Onion Soup**")
+
+    resolved = resolve(message, *turns)
+
+    assert ("Potato Leek" not in resolved.question) == switched

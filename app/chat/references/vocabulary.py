@@ -468,14 +468,35 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
+REQUEST_OR_QUESTION = re.compile(r"\?|\b(?:how|what|which|any|got|recipe|ideas?)\b", re.I)
 # Where a message's sentences end.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+# "btw" opens a new question when nothing after it points back: "potato leek then, thx. btw
+# how do you make indian tea", but not "btw can I freeze it?".
+ASIDE_SWITCH = re.compile(r"\b(?:btw|by the way)\b", re.I)
+
+
+def topic_switch(message: str) -> re.Match[str] | None:
+    """The words that change the topic, if any: a SWITCH, or a "btw" before a question that
+    points at nothing said before."""
+    if (switch := SWITCH.search(message)) is not None:
+        return switch
+    aside = ASIDE_SWITCH.search(message)
+    if aside is None or aside.start() == 0:
+        return None
+    after = message[aside.end() :]
+    pointing = INTO_THE_SET.search(after) or SET_WORDS.search(after) or focus_pointer(after)
+    # "btw any desserts too?" adds to what was asked.
+    adding = ELLIPTICAL.match(after.strip(" ,")) or ADDITIVE.match(after.strip(" ,"))
+    return aside if not pointing and not adding and REQUEST_OR_QUESTION.search(after) else None
 
 
 def switch_start(message: str) -> int:
     """Where the change of topic begins: the sentence that says it ("potato leek then, thx.
     separately, how do I …"), so that what was said before it is not searched."""
-    switch = SWITCH.search(message)
+    switch = topic_switch(message)
     if switch is None:
         return 0
     ends = [m.end() for m in SENTENCE_END.finditer(message) if m.end() <= switch.start()]
@@ -487,7 +508,7 @@ def switches_topic(message: str) -> bool:
     sentence, after it, or in a question before it ("forget the fish, the veggie one then?",
     "which ones are dairy free?? also random but …"). "made the apple ones this morning!! now
     for tonight I want fish" points into the set only in what it tells before the switch."""
-    switch = SWITCH.search(message)
+    switch = topic_switch(message)
     if switch is None:
         return False
     # "forget the sauce, i'll buy ice cream. can I bake it in the morning?" keeps the recipe.
