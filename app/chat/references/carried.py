@@ -211,6 +211,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
     # "same deal but for breakfast?": what was asked, for breakfast.
+    same = SAME_BUT.match(ELLIPSIS_LEAD.sub("", message.strip()))
     body = SAME_BUT.sub("", ELLIPSIS_LEAD.sub("", message.strip()))
     if not body.strip(" ?!.,"):
         return None  # "thanks!", "ok": nothing asked
@@ -218,9 +219,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     one_anaphora = not DECLARATIVE.match(body) and re.search(
         r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I
     )
-    short_fragment = (len(body.split()) <= 4 and not FULL_QUESTION.match(body)) or bool(
-        SAME_BUT.match(ELLIPSIS_LEAD.sub("", message.strip()))
-    )
+    short_fragment = (len(body.split()) <= 4 and not FULL_QUESTION.match(body)) or bool(same)
     # "the kids want pasta" is a sentence, however short.
     elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
@@ -228,7 +227,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     earlier = asked_for(history, names)
     mine = constraints([message], names)
     # "and a dessert?", "ok and any soups?": adds to what was asked.
-    additive = bool(ADDITIVE.match(body.strip())) or bool(
+    additive = bool(ADDITIVE.match(body.strip()) or same) or bool(
         lead and re.search(r"\b(?:and|also)\b", lead.group())
     )
     if mine.dish and not additive and SETTLING.search(message):

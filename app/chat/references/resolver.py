@@ -36,7 +36,7 @@ from dataclasses import replace
 from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import beside, carry_over, food_pointer, others
+from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import DURATION, described, matches, told_apart
 from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys, without_parts
 from app.chat.references.phrasing import considering, finish, the
@@ -673,6 +673,7 @@ class Resolver:
             or ASKED_ANEW.match(body)
             or ASKED_ANEW.match(closing)
             or WHAT_THERE_IS.search(closing)
+            or SAME_BUT.match(body)
         )
         after_remark = before and additive and not re.search(r"\bones?\b", body, re.I)
         if not (INSTEAD.search(message) or after_remark):
