@@ -101,6 +101,9 @@ SETS = {
     # Written by someone who saw no code, during the ninth round, to stress topic switches
     # against follow-ups that keep the earlier constraints; measured once (54e14bf), then studied.
     "development, round 22": HERE / "followups_twentysecond.jsonl",
+    # Written by someone who saw no code, late in the ninth round; measured once (f84746c),
+    # then studied.
+    "development, round 23": HERE / "followups_twentythird.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -143,6 +146,9 @@ SETS = {
     # Written by someone who saw no code, during the ninth round; measured when it came in
     # (acd49fe, 4b71b8c) and at the round's end, never studied.
     "held out, round 15": HERE / "followups_holdout_15.jsonl",
+    # Written by someone who saw no code, late in the ninth round; measured once, on the
+    # round's final code, never studied.
+    "held out, round 16": HERE / "followups_holdout_16.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -155,6 +161,7 @@ MEASURED_ONCE = frozenset(
         "held out, round 13",
         "held out, round 14",
         "held out, round 15",
+        "held out, round 16",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

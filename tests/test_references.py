@@ -2319,3 +2319,30 @@ def test_btw_changes_the_topic_only_when_nothing_after_it_points_back(message, s
     resolved = resolve(message, *turns)
 
     assert ("Potato Leek" not in resolved.question) == switched
+
+
+def test_a_clause_that_picks_a_recipe_stays_said_after_its_title():
+    turns = (
+        "dessert to gift",
+        "- **Dulce de Leche** - cooked for hours (marbles in the pan stop it catching)\n- **Limoncini**",
+    )
+
+    resolved = resolve("the one where you throw marbles in the pan, is that for real?", *turns)
+
+    assert resolved.recipe_ids == ["dulce-de-leche"]
+    assert "marbles" in resolved.question
+
+
+def test_so_and_but_are_no_part_of_what_a_firm_no_sets_aside():
+    turns = (
+        "japanese dinner",
+        "- **Okonomiyaki**\n- **Grilled Mackerel with Miso Soup and Squash**\n- **Miso Ginger Pork**",
+        "is the mackerel one fishy?",
+        "The Grilled Mackerel with Miso Soup and Squash is quite fishy, yes.",
+    )
+
+    resolved = resolve(
+        "he gags at anything fishy so that one's a hard no, but which of the others is quicker?", *turns
+    )
+
+    assert resolved.recipe_ids == ["okonomiyaki", "miso-ginger-pork"]

@@ -119,7 +119,12 @@ HOURS = re.compile(r"(?P<count>\d+)\s*(?:hours?|hrs?|h)\b", re.I)
 
 
 def told_apart(
-    clause: str, recipes: Sequence[Recipe], said: Mapping[str, str] | None = None, *, negations: bool = True
+    clause: str,
+    recipes: Sequence[Recipe],
+    said: Mapping[str, str] | None = None,
+    *,
+    negations: bool = True,
+    closely: bool = False,
 ) -> list[Recipe]:
     """The recipes of the set that a relative clause picks out: "(the one) that's just done in
     a frying pan", "you eat cold", "that doesn't need any eggs", "that has to sit for 12 hours".
@@ -127,7 +132,9 @@ def told_apart(
     assistant said of each) keeps those that have it, or after a negation those that don't;
     a number of hours keeps the recipes whose steps or description say it. Words no recipe
     has say nothing, so all of them are kept if none tells them apart. Without `negations`,
-    "no" and "don't" are read past: "i dont have a smoker" is about the one with a smoker."""
+    "no" and "don't" are read past: "i dont have a smoker" is about the one with a smoker.
+    `closely` reads only titles, tags, diets and what the assistant said, not every ingredient
+    and step: for words that may not be about a dish at all."""
     said = said or {}
     kept = list(recipes)
     for hours in HOURS.finditer(clause):
@@ -145,8 +152,8 @@ def told_apart(
         # What the assistant said of a dish may itself be negated ("no baking at all"): a
         # negated word is read from the data only.
         told_of = set() if negated else {i for i, text in said.items() if key(word) in keys_of((text,))}
-        having = [r for r in recipes if matches(word, r) or r.id in told_of]
-        if not 0 < len(having) < len(recipes):
+        having = [r for r in recipes if matches(word, r) > closely or r.id in told_of]
+        if not closely and not 0 < len(having) < len(recipes):
             # How it is made: "done in a pressure cooker", "on the grill".
             having = [r for r in recipes if key(word) in keys_of(tuple(r.steps))]
         if 0 < len(having) < len(recipes):

@@ -357,8 +357,8 @@ class Resolver:
             elif re.sub(r"\s+one$", "", what.lower()) in POINTER and (
                 told := self._told_before(message[: match.start()], offered)
             ):
-                # "i dont even have a smoker so scratch that": the one the words before it
-                # describe, by its data.
+                # "i'm not organised enough for a 3 hour marinade so scratch that": the one the
+                # words before it describe, by its title, tags or what the assistant said of it.
                 pointed = told
             elif dislike:
                 disliked = what
@@ -461,7 +461,7 @@ class Resolver:
         organised enough for a 3 hour marinade so scratch that". What the user lacks ("i dont
         have a smoker") describes the dish that needs it."""
         sentence = re.split(r"[.!?]\s+", before)[-1]
-        picked = told_apart(sentence, offered, self._said, negations=False)
+        picked = told_apart(sentence, offered, self._said, negations=False, closely=True)
         return picked[0] if len(picked) == 1 < len(offered) else None
 
     @staticmethod
@@ -581,7 +581,11 @@ class Resolver:
             # eggs" after a side question about two of the cookies.
             for candidates in (offered, *self._earlier):
                 picked = told_apart(relative["clause"], candidates, self._said)
-                if (resolution := self._picked_by(message, relative, picked, candidates)) is not None:
+                # "the one" goes; its clause stays said: "the Dulce de Leche where you throw
+                # marbles in the pan".
+                if (
+                    resolution := self._picked_by(message, relative, picked, candidates, whole=False)
+                ) is not None:
                     return resolution
             unread = True
         if unread and len(offered) > 1:
@@ -681,12 +685,20 @@ class Resolver:
         return carry_over(message, self._history, self.names)
 
     def _picked_by(
-        self, message: str, pointer: re.Match[str], picked: list[Recipe], offered: list[Recipe]
+        self,
+        message: str,
+        pointer: re.Match[str],
+        picked: list[Recipe],
+        offered: list[Recipe],
+        *,
+        whole: bool = True,
     ) -> Resolution | None:
-        """The pointer's words replaced by the recipes it picks, if it picks some, not all."""
+        """The pointer's words (or, not `whole`, its "the one") replaced by the recipes it
+        picks, if it picks some, not all."""
         if not 0 < len(picked) < len(offered):
             return None
-        replaced = message[: pointer.start()] + the([r.title for r in picked]) + message[pointer.end() :]
+        end = pointer.end() if whole else pointer.start() + len(" ".join(pointer.group().split()[:2]))
+        replaced = message[: pointer.start()] + the([r.title for r in picked]) + message[end:]
         return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
 
     def _swapped_in(self, message: str) -> Recipe | None:

@@ -255,7 +255,9 @@ POINTER = frozenset({"that", "it", "this", "them", "those"})
 # "banana's out", "the soup is out": a recipe set aside, said after it; `firmly` by itself
 # ("grits are a hard pass … outta the pasta ones"), without "the others" beside it.
 RULED_OUT = re.compile(
-    r"\b(?P<clause>(?:the\s+)?(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
+    # "… fishy so that one's a hard no": no "so" or "and" in what is set aside.
+    r"\b(?P<clause>(?:the\s+)?(?!(?:so|and|but|then|because|cos|as|or)\b)"
+    r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
     # "the brazilian one's a no", "the slow cooker one is off the table".
     r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)|(?P<firmly>off the table"
     r"|a (?:hard |big |definite )?no(?:[- ]go)?\b(?![- ]brainer)"
