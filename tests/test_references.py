@@ -2346,3 +2346,15 @@ def test_so_and_but_are_no_part_of_what_a_firm_no_sets_aside():
     )
 
     assert resolved.recipe_ids == ["okonomiyaki", "miso-ginger-pork"]
+
+
+def test_numbers_said_bare_pick_the_items_so_numbered():
+    turns = (
+        "breads without a mixer",
+        "1. **Damper**\n2. **Turmeric Flatbread**\n3. **Challah Bread**\n4. **Pretzels**",
+    )
+
+    assert resolve("2 and 4 look fun!! is 4 safe for a noob?", *turns).recipe_ids == [
+        "turmeric-flatbread",
+        "pretzels",
+    ]

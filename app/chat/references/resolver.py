@@ -47,6 +47,7 @@ from app.chat.references.vocabulary import (
     ADDITIVE,
     AFTER_DESCRIPTION,
     ASKED_ANEW,
+    BARE_NUMBERS,
     BARE_ONE,
     CHOICE,
     CLAUSE_WORDS,
@@ -424,6 +425,16 @@ class Resolver:
             if all(-len(offered) <= n < len(offered) for n in at):
                 picked = [offered[n] for n in sorted({n % len(offered) for n in at})]
                 replaced = message[: pair.start()] + the([r.title for r in picked]) + message[pair.end() :]
+                return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
+        if (bare := BARE_NUMBERS.match(message)) is not None and self._items:
+            numbers = [int(n) for n in (bare["first"], bare["second"]) if n]
+            items = [self._items.get(n) for n in numbers]
+            if all(items):
+                picked = [self.recipes[i] for i in items if i]
+                replaced = (
+                    the([r.title for r in picked])
+                    + message[bare.end("second" if bare["second"] else "first") :]
+                )
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         # Every ordinal of the message: "the last one calls for mince … or the first one instead".
         spans: list[tuple[int, int, list[Recipe]]] = []

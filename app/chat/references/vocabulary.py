@@ -86,6 +86,10 @@ ORDINAL = re.compile(
     r"|\boption\s+(?P<letter>[a-e])\b",
     re.I,
 )
+# Numbers of a numbered list said bare, opening the message: "2 and 4 look fun!!".
+BARE_NUMBERS = re.compile(
+    r"^\W*(?P<first>[1-9])(?:\s*(?:and|&|\+|,)\s*(?P<second>[1-9]))?\s+(?:look|sound|seem)s?\b", re.I
+)
 # Two ordinals together: "first and last one", "the 2nd and 3rd".
 ORDINAL_PAIR = re.compile(
     rf"\b(?:the\s+)?(?P<first>{ORDINAL_WORDS})\s+(?:and|&|\+)\s+(?:the\s+)?(?P<second>{ORDINAL_WORDS})"
