@@ -2358,3 +2358,18 @@ def test_numbers_said_bare_pick_the_items_so_numbered():
         "turmeric-flatbread",
         "pretzels",
     ]
+
+
+def test_the_set_asked_about_after_a_remark_that_says_it():
+    turns = (
+        "batch cooking ideas",
+        "- **Merchant's Buckwheat**\n- **Chili Con Carne**\n- **Beef Goulash**\n- **Lentil Soup**",
+        "is the buckwheat one good?",
+        "The Merchant's Buckwheat is hearty and cheap.",
+    )
+
+    resolved = resolve(
+        "ok sold, gonna try it. do all four of these freeze alright or will some go weird", *turns
+    )
+
+    assert resolved.rule == "set"

@@ -654,11 +654,22 @@ class Resolver:
         if match is None:
             return None
         set_words = SET_WORDS.search(message)
+        named_set = set_words is not None and set_words.group().lower() not in ("they", "them")
+        # "ok sold, gonna try it. … do all four of these freeze alright": the set, asked about
+        # in the last sentence, after the remark that says "it".
+        after = message[set_words.start() :] if set_words is not None else ""
+        asked_later = (
+            named_set
+            and set_words is not None
+            and re.search(r"[.!?]\s", message[match.end() : set_words.start()]) is not None
+            and ("?" in after or not re.search(r"[.!]\s", after))
+        )
         if set_words is not None and (
             self._focus is None
             # "which of the four … if it's just swapping one thing": the set, asked about first;
             # but "they had it at aldi": "they" may be anyone.
-            or (set_words.start() < match.start() and set_words.group().lower() not in ("they", "them"))
+            or (named_set and set_words.start() < match.start())
+            or asked_later
         ):
             return None  # "all of those … or is it only the carnitas": the set, said as one
         if self.names.anywhere(message[: match.start()]):
