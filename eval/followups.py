@@ -104,6 +104,12 @@ SETS = {
     # Written by someone who saw no code, late in the ninth round; measured once (f84746c),
     # then studied.
     "development, round 23": HERE / "followups_twentythird.jsonl",
+    # Written by someone who saw no code, late in the ninth round; measured once (6bd2b25),
+    # then studied.
+    "development, round 24": HERE / "followups_twentyfourth.jsonl",
+    # Written by someone who saw no code, late in the ninth round; measured once (6bd2b25),
+    # then studied.
+    "development, round 25": HERE / "followups_twentyfifth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

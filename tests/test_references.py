@@ -2373,3 +2373,34 @@ def test_the_set_asked_about_after_a_remark_that_says_it():
     )
 
     assert resolved.rule == "set"
+
+
+def test_a_prose_answer_to_a_side_question_offers_no_new_set():
+    turns = (
+        "cookies for a school bake sale",
+        "- **Sand Tarts**\n- **Matcha Cookies** - green tea cookies\n"
+        "- **Greek Easter Cookies**\n- **Limoncini**",
+        "do any of them have nuts?",
+        "Of these, the Sand Tarts and the Matcha Cookies contain nuts.",
+    )
+
+    resolved = resolve("the green tea ones are out. of whats left which makes the biggest batch?", *turns)
+
+    assert resolved.recipe_ids == ["sand-tarts", "greek-easter-cookies", "limoncini"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "it's 32 degrees this week so hot soup is a hard no, but from what's left which is least effort?",
+        "the kids pick out anything green so the spinach-heavy one is out. between the rest, which is mildest?",
+    ],
+)
+def test_a_set_aside_of_two_words_is_read_one_word_at_a_time(message):
+    turns = (
+        "dinner ideas",
+        "- **Lobster bisque** - a rich soup\n- **Chicken, Tomato and Spinach Curry**\n"
+        "- **Garlic Butter Seafood Pasta**",
+    )
+
+    assert len(resolve(message, *turns).recipe_ids) == 2

@@ -33,12 +33,20 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.chat.listed_dishes import as_list
+from app.chat.listed_dishes import BULLET, as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import DURATION, described, matches, told_apart
-from app.chat.references.offered import in_passing, numbered, on_the_list, said_of, title_keys, without_parts
+from app.chat.references.offered import (
+    in_passing,
+    lines_opening,
+    numbered,
+    on_the_list,
+    said_of,
+    title_keys,
+    without_parts,
+)
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
@@ -72,6 +80,7 @@ from app.chat.references.vocabulary import (
     REFUSED_SET,
     RELATIVE,
     RELATIVE_TAIL,
+    REQUEST,
     RULED_OUT,
     SCALING,
     SERVING,
@@ -159,7 +168,7 @@ class Resolver:
         # An answer to a side question ("whats tonkatsu sauce?") that names dishes only in
         # passing ("a Japanese brown sauce, great on okonomiyaki") offers no new set.
         at = next((n for n in lists if len(firm[n] & set(turns[n])) > 1), lists[0] if lists else None)
-        at = self._list_asked_for(message, lists, turns, at)
+        at = self._list_asked_for(message, lists, turns, self._past_side_answer(history, lists, at))
         listed = turns[at] if at is not None else latest
         self._said, self._items = {}, {}
         # What the assistant said of each recipe, in the lists before too ("the one cooked in a
@@ -181,6 +190,29 @@ class Resolver:
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
+
+    @staticmethod
+    def _past_side_answer(history: Sequence[Message], lists: list[int], at: int | None) -> int | None:
+        """The list before an answer in prose to a side question ("is anglerfish the same as
+        monkfish?" … "Yes; the sand tarts and the matcha cookies contain nuts"): the dishes
+        that answer names are not the set the user chooses from."""
+        if (
+            at is None
+            or numbered(history[at].content, {})
+            or len(lines_opening(BULLET, history[at].content)) > 1
+        ):
+            return at
+        asked = history[at - 1].content if at > 0 and history[at - 1].role == "user" else ""
+        # "no noodles pls, and no tofu" narrows the set: its answer is the set now.
+        if "?" not in asked or REQUEST.search(asked) or WHAT_THERE_IS.search(asked):
+            return at
+        listed = [
+            n
+            for n in lists
+            if n < at
+            and (numbered(history[n].content, {}) or len(lines_opening(BULLET, history[n].content)) > 1)
+        ]
+        return listed[0] if listed else at
 
     def _list_asked_for(
         self, message: str, lists: list[int], turns: list[list[str]], at: int | None
@@ -391,8 +423,16 @@ class Resolver:
             else:
                 # "skip the pork ones": every one with pork, as a dislike leaves them all out.
                 every = dislike or bool(plural)
-                left_out = self._left_out(what, offered, every) or self._left_out(
-                    what.split()[0], offered, every
+                # Two words that name nothing may name something one at a time: "hot soup",
+                # "spinach-heavy one".
+                parts = [p for p in re.split(r"[\s-]+", what) if p.lower() not in ("one", "ones")]
+                left_out = next(
+                    (
+                        found
+                        for w in [what, *parts[:1], *parts[-1:]]
+                        if (found := self._left_out(w, offered, every))
+                    ),
+                    [],
                 )
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
@@ -485,6 +525,8 @@ class Resolver:
     def _left_out(self, what: str, offered: list[Recipe], every: bool) -> list[Recipe]:
         """The recipes of the set that `what` sets aside: `every` one it fits (a dislike, "the
         pork ones"), or the one it fits best."""
+        if re.search(r"\boven\b", what, re.I):
+            return [r for r in offered if "oven" in facts(r)]  # "anything that goes in an oven"
         if every:
             # "I don't eat pork" leaves out every recipe with any pork in it; "not the cold
             # ones", every one the catalog or the assistant says is cold.

@@ -13,6 +13,8 @@ SWITCH = re.compile(
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
     r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
+    # "scratch pasta entirely".
+    r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
@@ -182,7 +184,7 @@ FOCUS = re.compile(
     r"|(?<!\bknew )(?!(?<=\bgot )it\s*[.,!—–-])"
     # "it's in december", "it's tomorrow", "it's like 30 degrees", "it's a 2h drive": the
     # event, the weather or the day, not a recipe.
-    r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)"
+    r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)(?! all (?:week|day|night|weekend)\b)"
     r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all)(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
@@ -237,6 +239,7 @@ EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
     r"|apart from|except(?: for)?|other than"
     r"|besides|but not|minus|skip|ditch|drop|scratch|scrap|nix|forget|ignoring|ignore|pass(?:ing)? on"
+    r"|not (?:doing|making|gonna (?:do|make)|going to (?:do|make))"
     r"|cross off|rule out"
     # "gonna save the porto sandwich for when im there".
     r"|save(?= (?:the )?[\w'-]+(?: [\w'-]+)? for (?:when|later|another|next|some|the))"
