@@ -2393,7 +2393,7 @@ def test_a_prose_answer_to_a_side_question_offers_no_new_set():
     "message",
     [
         "it's 32 degrees this week so hot soup is a hard no, but from what's left which is least effort?",
-        "the kids pick out anything green so the spinach-heavy one is out. between the rest, which is mildest?",
+        "kids pick out anything green so the spinach-heavy one is out. of the rest, which is mildest?",
     ],
 )
 def test_a_set_aside_of_two_words_is_read_one_word_at_a_time(message):
