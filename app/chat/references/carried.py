@@ -180,9 +180,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         resolved = carry_over(remarked["question"], history, names)
         if resolved is not None:
             return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
+        # "she's vegetarian now?? so none of that works. what can she have": the request follows.
         if not REQUEST.search(remarked["remark"]):
             return None
-        # "she's vegetarian now?? so none of that works. what can she have": the request follows.
     # An emoji ends a sentence as a stop does: "he's moving out 😂 shrimp maybe?".
     before, _, last = EMOJI_STOP.sub(". ", message.strip()).rpartition(". ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "perfect. and …" says nothing

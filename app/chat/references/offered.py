@@ -120,6 +120,11 @@ def numbered(text: str, places: Mapping[str, int]) -> dict[int, str]:
     return items
 
 
+def is_list(text: str) -> bool:
+    """Whether a turn lists its dishes as items (numbered, bulleted, headed), not in prose."""
+    return bool(numbered(text, {})) or len(lines_opening(BULLET, text)) > 1
+
+
 def on_the_list(text: str, ids: Sequence[str], places: Mapping[str, int]) -> list[str]:
     """The recipes a turn offers: the items of its list, when two or more of them name one.
     A dish its prose names around the list ("Top it with the easy pizza sauce") is not one

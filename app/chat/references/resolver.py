@@ -14,7 +14,9 @@ assistant's last answer and the catalog knows them. The rules read, in this orde
   from title words, tags, cuisine, diet flags and times in the catalog's data; one that the
   data cannot place ("the canadian one") keeps the whole set in view;
 - the single recipe in focus ("it", "that one", "this");
-- the set last offered ("those", "them", "which one", "either", "the others");
+- the set last offered ("those", "them", "which one", "either", "the others"): the latest
+  list, or the one a follow-up names by its size or kind ("those four", "back to the
+  curries"), never a prose answer to a side question;
 - a swap of ingredients ("could I use turkey instead?"): the recipe in focus;
 - otherwise, a follow-up that asks for recipes ("What about ones with mushrooms?", "And a
   dessert?", "we're more in the mood for fish") inherits the diets, time limit, exclusions,
@@ -33,14 +35,14 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.chat.listed_dishes import BULLET, as_list
+from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others
 from app.chat.references.descriptions import DURATION, described, matches, told_apart
 from app.chat.references.offered import (
     in_passing,
-    lines_opening,
+    is_list,
     numbered,
     on_the_list,
     said_of,
@@ -196,23 +198,13 @@ class Resolver:
         """The list before an answer in prose to a side question ("is anglerfish the same as
         monkfish?" … "Yes; the sand tarts and the matcha cookies contain nuts"): the dishes
         that answer names are not the set the user chooses from."""
-        if (
-            at is None
-            or numbered(history[at].content, {})
-            or len(lines_opening(BULLET, history[at].content)) > 1
-        ):
+        if at is None or is_list(history[at].content):
             return at
         asked = history[at - 1].content if at > 0 and history[at - 1].role == "user" else ""
         # "no noodles pls, and no tofu" narrows the set: its answer is the set now.
         if "?" not in asked or REQUEST.search(asked) or WHAT_THERE_IS.search(asked):
             return at
-        listed = [
-            n
-            for n in lists
-            if n < at
-            and (numbered(history[n].content, {}) or len(lines_opening(BULLET, history[n].content)) > 1)
-        ]
-        return listed[0] if listed else at
+        return next((n for n in lists if n < at and is_list(history[n].content)), at)
 
     def _list_asked_for(
         self, message: str, lists: list[int], turns: list[list[str]], at: int | None
