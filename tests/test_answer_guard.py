@@ -326,6 +326,20 @@ def test_the_data_says_which_recipes_need_no_baking():
     assert "Granita [granita]'s steps do not mention the oven." in text
 
 
+def test_the_data_says_which_recipes_need_an_oven():
+    pudding = Recipe(
+        id="pudding", title="Lemon Pudding", ingredients=["lemon"], steps=["Bake in a slow oven."]
+    )
+    granita = Recipe(id="granita", title="Granita", ingredients=["lemons"], steps=["Freeze."])
+
+    text = compose(
+        "Considering the Lemon Pudding and the Granita, do any of them need an oven?", [pudding, granita]
+    ).text
+
+    assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
+    assert "Granita [granita]'s steps do not mention the oven." in text
+
+
 def test_a_time_said_in_words_in_a_step_is_quoted():
     pudding = Recipe(
         id="pudding", title="Lemon Pudding", ingredients=["lemon"], steps=["Bake it half an hour."]

@@ -83,6 +83,12 @@ WITHOUT = re.compile(
 )
 # "which doesnt need baking?" asks about the oven.
 TOOL_WORDS = {"baking": "oven", "bake": "oven", "baked": "oven", "hob": "stove"}
+# "do any of them need an oven?": a tool the steps use, asked of the recipes.
+USES_TOOL = re.compile(
+    r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"
+    r"(oven|microwave|blender|processor|mixer|grill|fryer|hob|stove|baking)\b",
+    re.I,
+)
 # Part of a recipe's time, asked: "how long does it need in the fridge?", "how long to rise?".
 # Each is looked for in the steps by these words.
 PHASES: dict[str, re.Pattern[str]] = {

@@ -39,6 +39,7 @@ from app.chat.answer_cues import (
     QUICK,
     SLOW,
     TOOL_WORDS,
+    USES_TOOL,
     WITHOUT,
 )
 from app.chat.data_phrasing import (
@@ -74,6 +75,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _how_many,
         _ingredients,
         _without,
+        _uses_tool,
         _has,
         _method,
         _heat,
@@ -157,6 +159,17 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if having:
         text += " " + " ".join(has(r, word) for r in having)
     return Composed(text.strip(), "without")
+
+
+def _uses_tool(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Do any of them need an oven?": the steps that use it, recipe by recipe."""
+    match = USES_TOOL.search(question)
+    if not match or not (
+        ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)
+    ):
+        return None
+    tool = TOOL_WORDS.get(match.group(1).lower(), match.group(1).lower())
+    return _equipment(tool, named_in(question, recipes) or list(recipes)) if tool in EQUIPMENT else None
 
 
 def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
