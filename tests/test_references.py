@@ -2404,3 +2404,31 @@ def test_a_set_aside_of_two_words_is_read_one_word_at_a_time(message):
     )
 
     assert len(resolve(message, *turns).recipe_ids) == 2
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("beef one for sure. then for afters I need something cold and light", "then for afters"),
+        ("yogurt cake she'll love that. oh and I want a big pot of something hot and boozy", "boozy"),
+    ],
+)
+def test_a_choice_then_a_request_for_another_course_asks_anew(message, asked):
+    turns = (
+        "spicy dinner ideas",
+        "- **Panang-Style Beef Curry**\n- **Coriander Chicken**\n- **Yogurt cake**",
+    )
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert asked in resolved.question
+    assert "Curry" not in resolved.question
+
+
+def test_a_choice_then_a_question_about_it_stays_on_it():
+    turns = ("risotto ideas", "- **Mushroom risotto** (40 min)\n- **Winter Risotto** (55 min)")
+
+    assert resolve("ill go with the quicker one. can i skip the wine?", *turns).recipe_ids == [
+        "mushroom-risotto"
+    ]

@@ -70,6 +70,7 @@ from app.chat.references.vocabulary import (
     EXCLUSIVE,
     INSTEAD,
     INTO_THE_SET,
+    MEAL,
     NOT_MADE,
     NUMBER_WORDS,
     ONE_WITH,
@@ -90,8 +91,10 @@ from app.chat.references.vocabulary import (
     SET_KIND,
     SET_LEAD,
     SET_WORDS,
+    SETTLED,
     SLOW,
     SWAP,
+    SWEET,
     TAKEN_OUT,
     WHAT_THERE_IS,
     focus_pointer,
@@ -266,6 +269,10 @@ class Resolver:
         if offered and (refused := REFUSED_SET.match(message)) and message[refused.end() :].strip():
             # The set is refused: what follows is a new request, with nothing offered to point at.
             return self._resolve(message[refused.end() :], history, [], own)
+        if offered and (course := self._next_course(message, offered)) is not None:
+            # "beef one for sure. then for afters I need something cold": the choice is made,
+            # and what follows asks for another course, with nothing offered to point at.
+            return self._resolve(course, history, [], self.names.named(course))
         for rule in (
             self._exclusion,
             self._asked_anew,
@@ -292,6 +299,38 @@ class Resolver:
             question = finish(f"{the([self._focus.title])} {message.strip()}", message)
             return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
+
+    def _next_course(self, message: str, offered: list[Recipe]) -> str | None:
+        """The request for another course or meal after a first sentence that settles on one
+        recipe offered; not a question about the recipe chosen ("ill go with the quicker one.
+        can i skip the wine?"), which names no course."""
+        first, _, rest = message.strip().partition(". ")
+        if not rest or "?" in first or not SETTLED.search(first):
+            return None
+        said = [r.id for r in offered if r.id in self.names.among(first, [o.id for o in offered])]
+        described_one = [
+            r.id
+            for m in [*DESCRIBED.finditer(first), *BARE_ONE.finditer(first)]
+            for r in described(m["what"], offered, self._said)
+        ]
+        if len(set(said or described_one)) != 1:
+            return None
+        asks = REQUEST.search(rest) or re.search(
+            r"\b(?:got a recipe|what can (?:i|we) (?:do|make))\b", rest, re.I
+        )
+        course = (
+            MEAL.search(rest)
+            or SWEET.search(rest)
+            or re.search(r"\b(?:dessert|pudding|drinks?|boozy|cocktails?|punch)\b", rest, re.I)
+        )
+        pointing = (
+            SET_WORDS.search(rest)
+            or focus_pointer(rest)
+            or ORDINAL.search(rest)
+            or re.search(r"\bthe (?:[\w'-]+ )?ones?\b", rest, re.I)
+            or self.names.among(rest, [r.id for r in offered])
+        )
+        return rest if asks and course and not pointing else None
 
     def _swap(self, message: str, own: list[str]) -> Resolution | None:
         """ "could I use turkey instead?" or "ham instead of the pork chops?" after a turn about

@@ -482,6 +482,14 @@ REQUEST_OR_QUESTION = re.compile(r"\?|\b(?:how|what|which|any|got|recipe|ideas?)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
+# A sentence that settles on a recipe offered: "goulash it is then", "beef one for sure",
+# "yogurt cake she'll love that", "tetrazzini looks like a winner".
+SETTLED = re.compile(
+    r"\b(?:it is|for sure|defo|definitely|sold|(?:sounds|looks) (?:like )?(?:a winner|perfect|great|amazing)"
+    r"|(?:she|he|they)'?ll love (?:that|it)|(?:i'll|ill|gonna|going to|we'll) (?:go with|do|make|pick))\b"
+    r"|\bthen\W*$",
+    re.I,
+)
 # "btw" opens a new question when nothing after it points back: "potato leek then, thx. btw
 # how do you make indian tea", but not "btw can I freeze it?".
 ASIDE_SWITCH = re.compile(r"\b(?:btw|by the way)\b", re.I)
