@@ -83,12 +83,6 @@ WITHOUT = re.compile(
 )
 # "which doesnt need baking?" asks about the oven.
 TOOL_WORDS = {"baking": "oven", "bake": "oven", "baked": "oven", "hob": "stove"}
-# "do any of them need an oven?": a tool the steps use, asked of the recipes.
-USES_TOOL = re.compile(
-    r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"
-    r"(oven|microwave|blender|processor|mixer|grill|fryer|hob|stove|baking)\b",
-    re.I,
-)
 # Part of a recipe's time, asked: "how long does it need in the fridge?", "how long to rise?".
 # Each is looked for in the steps by these words.
 PHASES: dict[str, re.Pattern[str]] = {
@@ -128,6 +122,12 @@ EQUIPMENT: dict[str, re.Pattern[str]] = {
         "fryer": "fryer|deep[- ]fry",
     }.items()
 }
+# "do any of them need an oven?": a tool the steps use, asked of the recipes.
+USES_TOOL = re.compile(
+    r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"
+    rf"({'|'.join([*EQUIPMENT, *TOOL_WORDS])})\b",
+    re.I,
+)
 HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
 HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
 METHOD = re.compile(
