@@ -498,6 +498,15 @@ def test_it_beside_those_is_the_set_when_no_one_recipe_is_in_focus():
     assert len(resolved.recipe_ids) == 3
 
 
+def test_it_in_an_aside_in_brackets_leaves_the_set_asked_about():
+    turns = (*VEGETARIAN, "is the shakshouka spicy?", "Mildly: a pinch of cumin and paprika.")
+
+    resolved = resolve("my bf hates heat (and is dramatic about it) - which of those are mild?", *turns)
+
+    assert resolved.rule == "set"
+    assert len(resolved.recipe_ids) == 3
+
+
 KOMBUCHA = "Kombucha is a fun one to start with: sweet tea and a scoby, fermented in a big jar."
 MAPO_TOFU = "Mapo tofu is a great pick: silky tofu in a fiery Sichuan sauce with minced pork."
 
@@ -630,10 +639,22 @@ def test_a_dish_the_user_named_lower_case_is_in_focus():
     )
 
 
+def test_a_one_word_dish_asked_about_is_in_focus():
+    turns = ("whats okonomiyaki exactly, saw it on a food show", "A Japanese savoury cabbage pancake.")
+
+    assert resolve("does it have to have meat?", *turns).recipe_ids == ["okonomiyaki"]
+
+
 def test_a_title_is_known_by_its_head_before_a_comma():
     turns = ("something austrian?", "Try Schinkenfleckerl überbacken: pasta baked with ham.")
 
     assert resolve("could I do this with bacon?", *turns).recipe_ids == ["schinkenfleckerl-gratinated"]
+
+
+def test_a_french_title_is_known_by_its_head_before_au():
+    turns = ("dessert ideas?", "For something cozy, grands-pères are dumplings simmered in maple syrup.")
+
+    assert resolve("can I make them ahead?", *turns).recipe_ids == ["grands-peres"]
 
 
 @pytest.mark.parametrize(
@@ -1957,6 +1978,17 @@ def test_a_remark_then_a_comma_and_a_request_inherits_what_was_asked():
             ),
             ["banana-oatmeal-cookies"],
         ),
+        (
+            # After a side question about another of them, which put that one in focus.
+            "oven's dodgy so the one thats just done in a pan with no oven - can i make that sunday?",
+            (
+                "chicken dinner ideas",
+                "- **Apple Chicken**: baked with apples.\n- **Exotic Ginger Cumin Chicken**: one saucepan.",
+                "whats nuez moscada? it's in the apple one",
+                "Spanish for nutmeg.",
+            ),
+            ["exotic-ginger-cumin-chicken"],
+        ),
     ],
 )
 def test_the_one_that_a_clause_describes_is_read_from_the_recipes_data(message, turns, recipe_ids):
@@ -1983,6 +2015,7 @@ def test_ordinals_in_words_and_the_last_of_a_food(message, recipe_ids):
         "the brazilian one's a no, i dont have 3 hours. of the others which keeps best?",
         "right so the brazilian one is off the table. between the rest which keeps best?",
         "cuca is kind of my thing already so leaving that out - out of the rest which keeps best?",
+        "the brazilian bread one sounds like a whole project, pass. between the other ones which keeps best?",
     ],
 )
 def test_a_recipe_ruled_out_as_people_say_it_leaves_the_others(message):
@@ -2109,6 +2142,21 @@ def test_a_number_the_latest_list_does_not_have_is_counted_in_the_list_before():
     assert resolve("going back to ur list - number 3, can i leave out the walnuts?", *turns).recipe_ids == [
         "winter-risotto"
     ]
+
+
+def test_a_side_question_asked_without_a_question_mark_leaves_the_list_in_view():
+    turns = (
+        "belgian classics?",
+        "### Stoofvlees\nBeef in brown beer.\n\n### Carbonade Flamande\nBeef, beer, gingerbread.\n\n"
+        "### Stoemp\nMashed potatoes and carrots.",
+        "wait arent stoofvlees and carbonade the same thing",
+        "Same family: 'stoofvlees' is the Flemish name and 'carbonade flamande' the French one. The"
+        " carbonade uses gingerbread; the stoofvlees adds a spoon of Belgian pear syrup.",
+    )
+
+    resolved = resolve("how many people does each of the three feed?", *turns)
+
+    assert resolved.recipe_ids == ["stoofvlees", "carbonade", "stoemp"]
 
 
 def test_every_ordinal_of_a_message_is_resolved():

@@ -97,6 +97,9 @@ def _aliases(title: str) -> tuple[tuple[str, ...], ...]:
     forms += [part for part in re.split(r"\s+[-–:]\s+", forms[1]) if part]
     # A title's head before a comma: "Schinkenfleckerl überbacken, Viennese Mac'n'Cheese".
     forms += [forms[1].split(",")[0]] if "," in forms[1] else []
+    # A French title's head before "au": "grands-pères" of "Grands-pères au sirop d'érable".
+    head = re.split(r"\s+aux?\s+", forms[1], maxsplit=1, flags=re.I)[0]
+    forms += [head] if head != forms[1] else []
     # Without a word of praise or "Recipe": "Sweet potato fries" of "Basic Sweet Potato Fries Recipe".
     forms += [bare for bare in [PLAIN.sub("", forms[1])] if bare != forms[1]]
     # "w/" is "with": "Tanzanian tea with milk" of "Tanzanian Tea w/ Milk".

@@ -61,6 +61,8 @@ PHRASE_ENDS |= {"at", "from", "without", "like", "so", "to", "on"}
 SET_APART = re.compile(r"[,.;:!?()]|\s[-–—]")
 # "how do i make sauerkraut at home": a one-word title made is the dish.
 MAKING = frozenset({"make", "making", "made", "cook", "cooking", "bake", "baking"})
+# "whats okonomiyaki exactly": a one-word title asked about is the dish.
+ASKING = ("what is", "whats", "what's", "what s")
 
 TURNS_KEPT = 4096
 K = TypeVar("K")
@@ -388,6 +390,9 @@ class RecipeNames:
         gap = text[tokens[start].end() : tokens[start + 1].start()] if start + 1 < len(tokens) else "."
         # A one-word title in running text is an ingredient, unless made ("how do i make
         # sauerkraut") or set apart ("And flammkuchen, the Alsatian one, …").
+        asked = " ".join(before[-2:]).endswith(ASKING)  # "whats okonomiyaki exactly"
+        if asked:
+            return True
         if len(title) < 2 and not (before and before[-1] in MAKING) and not SET_APART.search(gap):
             return False
         opens = start == 0 or bool(SENTENCE_START.search(text[: tokens[start - 1].start()]))

@@ -56,6 +56,7 @@ from app.chat.references.vocabulary import (
     ABOUT_IT,
     ADDITIVE,
     AFTER_DESCRIPTION,
+    ASKED,
     ASKED_ANEW,
     BARE_NUMBERS,
     BARE_ONE,
@@ -78,6 +79,7 @@ from app.chat.references.vocabulary import (
     ORDINAL_PAIR,
     ORDINALS,
     OTHERS,
+    PASSED_ON,
     POINTER,
     QUICK,
     REFUSED_SET,
@@ -205,7 +207,7 @@ class Resolver:
             return at
         asked = history[at - 1].content if at > 0 and history[at - 1].role == "user" else ""
         # "no noodles pls, and no tofu" narrows the set: its answer is the set now.
-        if "?" not in asked or REQUEST.search(asked) or WHAT_THERE_IS.search(asked):
+        if not ASKED.search(asked) or REQUEST.search(asked) or WHAT_THERE_IS.search(asked):
             return at
         return next((n for n in lists if n < at and is_list(history[n].content)), at)
 
@@ -401,6 +403,7 @@ class Resolver:
             *EXCLUDED.finditer(message),
             *RULED_OUT.finditer(message),
             *TAKEN_OUT.finditer(message),
+            *PASSED_ON.finditer(message),
         ]:
             what = match["what"]
             if re.match(r"one of\b", what, re.I):
@@ -737,8 +740,11 @@ class Resolver:
             and re.search(r"[.!?]\s", message[match.end() : set_words.start()]) is not None
             and ("?" in after or not re.search(r"[.!]\s", after))
         )
+        # "(and very dramatic about it) - which of those …": the "it" of an aside in brackets.
+        in_aside = message.rfind("(", 0, match.start()) > message.rfind(")", 0, match.start())
         if set_words is not None and (
             self._focus is None
+            or (named_set and in_aside)
             # "which of the four … if it's just swapping one thing": the set, asked about first;
             # but "they had it at aldi": "they" may be anyone.
             or (named_set and set_words.start() < match.start())

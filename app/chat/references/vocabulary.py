@@ -126,7 +126,7 @@ SERVING = re.compile(
 # a clause (`clause`), up to the next stop.
 RELATIVE = re.compile(
     # "the one cooked in a cauldron for hours" says its clause without "that".
-    r"\bthe (?:one|recipe|dish) (?:that|which|where|you|u|we|i|(?=(?:\w+ed|made|done)\b))\b"
+    r"\bthe (?:one|recipe|dish) (?:thats|that|which|where|you|u|we|i|(?=(?:\w+ed|made|done)\b))\b"
     # "… just potatoes onions and oil, no butter or milk anywhere": what it lacks, said after.
     r"(?P<clause>(?:(?! - )[^.?!,;:()—–])*(?:,\s*(?:no|without|not|nothing)\b(?:(?! - )[^.?!,;:()—–])*)?)",
     re.I,
@@ -271,6 +271,12 @@ RULED_OUT = re.compile(
     r"|a (?:hard )?pass\b|out of the question|not happening)"
     # "the tunisian one is tempting but … the others then".
     r"|(?:very |really |so )?(?:tempting|nice|lovely|good|great|fun) but\b))",
+    re.I,
+)
+# "the ice cube tray one sounds like a whole project, pass": a verdict after a description.
+PASSED_ON = re.compile(
+    r"\b(?P<clause>the\s+(?P<what>(?:[\w'-]+\s+){0,4}?ones?)\s+(?:sounds|looks|seems)\s+[^.!?,]{1,40},"
+    r"\s*(?:so\s+)?(?:i'?ll\s+)?(?:pass|nope|nah)\b)",
     re.I,
 )
 # "leaving that out", "taking the tiramisu out": a recipe set aside, said around it.
@@ -477,6 +483,13 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
+# A question asked without its question mark: "wait arent stoofvlees and carbonade the same thing".
+ASKED = re.compile(
+    r"\?|^\W*(?:(?:wait|hmm+|oh+|ok(?:ay)?|so|and|but|also|lol)\W+)*"
+    r"(?:is|isn'?t|are|aren'?t|arent|does|doesn'?t|do|don'?t|what'?s|whats|what|how|why|which|can|could"
+    r"|should|would|will|wouldn'?t)\b",
+    re.I,
+)
 REQUEST_OR_QUESTION = re.compile(r"\?|\b(?:how|what|which|any|got|recipe|ideas?)\b", re.I)
 # Where a message's sentences end.
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
