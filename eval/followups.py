@@ -110,6 +110,15 @@ SETS = {
     # Written by someone who saw no code, late in the ninth round; measured once (6bd2b25),
     # then studied.
     "development, round 25": HERE / "followups_twentyfifth.jsonl",
+    # Written by someone who saw no code, before the tenth round, to stress topic switches;
+    # measured once (d404388), then studied.
+    "development, round 26": HERE / "followups_twentysixth.jsonl",
+    # Written by someone who saw no code, before the tenth round; measured once (d404388),
+    # then studied.
+    "development, round 27": HERE / "followups_twentyseventh.jsonl",
+    # Written by someone who saw no code, before the tenth round, to stress topic switches;
+    # measured once (d404388), then studied.
+    "development, round 29": HERE / "followups_twentyninth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -155,6 +164,12 @@ SETS = {
     # Written by someone who saw no code, late in the ninth round; measured once, on the
     # round's final code, never studied.
     "held out, round 16": HERE / "followups_holdout_16.jsonl",
+    # Written by someone who saw no code, before the tenth round; measured before it (ba62bd3)
+    # and after it, never studied.
+    "held out, round 17": HERE / "followups_holdout_17.jsonl",
+    # Written by someone who saw no code, before the tenth round, to stress topic switches;
+    # measured before it (ba62bd3) and after it, never studied.
+    "held out, round 18": HERE / "followups_holdout_18.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -168,6 +183,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 14",
         "held out, round 15",
         "held out, round 16",
+        "held out, round 17",
+        "held out, round 18",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

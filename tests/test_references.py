@@ -7,6 +7,7 @@ conversation and the standalone question it becomes.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 import pytest
@@ -2367,6 +2368,57 @@ def test_btw_changes_the_topic_only_when_nothing_after_it_points_back(message, s
     resolved = resolve(message, *turns)
 
     assert ("Potato Leek" not in resolved.question) == switched
+
+
+MEXICAN_NIGHT = (
+    "doing a mexican night for 8 on saturday, need a main plus bits for the table",
+    "- **Slow-cooked Chicken Tacos**\n- **Taco Meat**\n- **Fresh Guacamole**",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # A drink after the food, with no word of switching.
+        "perfect thats the food sorted. it's meant to snow so for drinks i want something hot and boozy?",
+        # An occasion the conversation never spoke of.
+        "k thanks, going with the tacos. my daughter turns 6 next week, what cake is easy for a beginner?",
+        "nice ok. fwiw i'm also doing a mezze thing for my book club thursday, need dips to go with pita",
+        # Said in words of switching.
+        "got it. ok so tonight is a whole separate problem, my gf is vegan, what can i make us?",
+        "sounds good. side q - is making my own yogurt actually doable at home?",
+        "ok cool, i'll do the tacos. now - the sad bag of spinach in my fridge, what can i do with that?",
+    ],
+)
+def test_a_new_occasion_after_a_remark_on_the_recipes_inherits_nothing(message):
+    resolved = resolve(message, *MEXICAN_NIGHT)
+
+    assert resolved.recipe_ids == []
+    assert not re.search(r"mexican|8 people|Guacamole|Taco Meat", resolved.question, re.I)
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("ok good. and for tmrw, anything with beef?", "Mexican"),
+        ("perfect. what about breakfast stuff?", "Mexican"),
+        ("ok. now my brother's also coming on saturday and he's vegan, anything for him?", "Mexican"),
+        ("sick. anything sweet in that vein to finish the night off?", "Mexican"),
+    ],
+)
+def test_a_request_for_the_same_occasion_keeps_what_was_asked(message, said):
+    assert said in resolve(message, *MEXICAN_NIGHT).question
+
+
+def test_a_side_question_does_not_end_the_topic_it_interrupts():
+    turns = (
+        "oven just died. what can i make on the hob only, for 2",
+        "1. **Shakshouka**\n2. **Tofu Stir Fry**",
+        "side q is it ok to use cast iron on a glass top hob",
+        "Yes, just lift it rather than slide it.",
+    )
+
+    assert "without an oven" in resolve("ok good. and for tmrw, anything with beef?", *turns).question
 
 
 def test_a_clause_that_picks_a_recipe_stays_said_after_its_title():

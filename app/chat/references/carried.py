@@ -32,10 +32,12 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SETTLING,
     SHORTHAND,
+    SIDE_QUESTION,
     SWEET,
     SWITCH,
     WANTING,
     focus_pointer,
+    moves_on,
 )
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
@@ -150,12 +152,21 @@ def one_dish(message: str) -> bool:
     return match is not None and any(w not in kinds for w in match["what"].lower().split())
 
 
+def lasting_switch(text: str) -> bool:
+    """A change of topic the talk does not come back from; a side question is one aside."""
+    switch = SWITCH.search(text)
+    return switch is not None and not re.fullmatch(SIDE_QUESTION, switch.group(), re.I)
+
+
 def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     """What the user asked for since the last change of topic ("actually, forget that"), not
     what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
     recipe and sets no diet for what follows."""
     users = [m.content for m in history if m.role == "user"]
-    since = max((n for n, text in enumerate(users) if SWITCH.search(text)), default=0)
+    since = max(
+        (n for n, text in enumerate(users) if lasting_switch(text) or moves_on(text, users[:n]) is not None),
+        default=0,
+    )
     # The conversation's first message has nothing before it to ask about: "what can i chuck
     # in it" is about the slow cooker it has just named.
     asked = [

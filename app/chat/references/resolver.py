@@ -100,6 +100,7 @@ from app.chat.references.vocabulary import (
     TAKEN_OUT,
     WHAT_THERE_IS,
     focus_pointer,
+    moves_on,
     switch_start,
     switches_topic,
 )
@@ -143,8 +144,7 @@ class Resolver:
         if not history or switches_topic(message):
             # The remark before the change of topic ("goulash it is then. separately, …")
             # is no part of the new question.
-            asked = message[switch_start(message) :] if history else message
-            return Resolution(self.names.spelled(asked), self.names.named(asked))
+            return self._new_topic(message[switch_start(message) :] if history else message, message)
         self._history = history
         context = " ".join(turn.content for turn in history)
         # Each turn read once: what it names, then what it names in passing among those.
@@ -191,12 +191,23 @@ class Resolver:
         # The lists offered before: "for the mains skip the pork ones" after the dips.
         self._earlier = [[self.recipes[i] for i in turns[n]] for n in lists if n != at]
         self._focus = self.focus(turns, history)
+        earlier = [turn.content for turn in history if turn.role == "user"]
+        if (start := moves_on(message, earlier, lambda rest: self._names_offered(rest, offered))) is not None:
+            # "k thanks, going with the salmon. my daughter turns 6 next week, …": a new topic,
+            # which inherits nothing.
+            return replace(self._new_topic(message[start:], message), mentioned=self._named)
         resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
+
+    def _new_topic(self, asked: str, message: str) -> Resolution:
+        """A question on a new topic, without the remark said before it."""
+        return Resolution(
+            self.names.spelled(asked), self.names.named(asked), rule="switch" if asked != message else None
+        )
 
     @staticmethod
     def _past_side_answer(history: Sequence[Message], lists: list[int], at: int | None) -> int | None:
@@ -301,6 +312,9 @@ class Resolver:
             question = finish(f"{the([self._focus.title])} {message.strip()}", message)
             return Resolution(question, [self._focus.id], rule="focus")
         return Resolution(message, own)
+
+    def _names_offered(self, text: str, offered: list[Recipe]) -> bool:
+        return bool(self.names.among(text, [r.id for r in offered]))
 
     def _next_course(self, message: str, offered: list[Recipe]) -> str | None:
         """The request for another course or meal after a first sentence that settles on one

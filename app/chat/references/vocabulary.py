@@ -4,10 +4,13 @@ cuisines, dishes, diets, ingredient families, quick and slow."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from app.chat.name_spelling import key
 from app.search.question_reader import NEGATED
 
+# A question aside: it changes the topic for itself alone, and the talk comes back after it.
+SIDE_QUESTION = r"side (?:q|question)"
 SWITCH = re.compile(
     # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
@@ -17,11 +20,14 @@ SWITCH = re.compile(
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
+    rf"|{SIDE_QUESTION}"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
     r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on"
-    r"|(?<![\w ] )separately(?=,)|(?:totally |completely )?separate (?:thing|question|q|note|topic)"
+    r"|(?<![\w ] )separately(?=,)"
+    r"|(?:totally |completely )?separate (?:thing|question|q|note|topic|problem|matter)"
+    r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but)\b"
-    r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b",
+    r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b|(?<=[.!] )now(?=\s*[—–:-])",
     re.I,
 )
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
@@ -164,11 +170,11 @@ NOT_POINTED = (
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
     # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
-    "|many|much|kinda|kind|sort|type|timeframe|range"
+    "|many|much|kinda|kind|sort|type|timeframe|range|vein"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
-    "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our"
+    "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our|her|his|their"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
     "|freezing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
 )
@@ -531,6 +537,89 @@ def switch_start(message: str) -> int:
         return 0
     ends = [m.end() for m in SENTENCE_END.finditer(message) if m.end() <= switch.start()]
     return ends[-1] if ends else 0
+
+
+# An occasion or a drink a request may be for: one the conversation has not spoken of is a new
+# topic ("perfect, sorted!! it's meant to snow so I want something hot, like a spiced wine").
+OCCASION = re.compile(
+    r"\b(?:tomorrow|tmrw|tmr|tonight|(?:this |the )?weekend|next (?:week|month|weekend)"
+    r"|later this (?:week|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|birthday|bday|party|bbq"
+    r"|barbecue|picnic|potluck|book club|(?:game|movie|date) night|christmas|thanksgiving|easter|brunch"
+    r"|lunch(?:es)?|breakfast)\b",
+    re.I,
+)
+DRINK = re.compile(
+    r"\b(?:drinks?|cocktails?|mocktails?|boozy|punch|mulled|(?:spiced|hot) wine|sangria|lemonade"
+    r"|smoothies?|hot chocolate|eggnog)\b",
+    re.I,
+)
+# What keeps a request in the conversation's occasion: "same deal", "my brother's also coming",
+# "to go with", "anything in that vein".
+SAME_OCCASION = re.compile(
+    r"\b(?:same|in that vein|like that|fits? the bill|to go with (?:it|that|them|those|these|this|the)\b"
+    r"|on the side|to start|for afters|to finish"
+    r"|(?:also|too) (?:coming|joining|eating)|(?:coming|joining|here) too|as well)\b",
+    re.I,
+)
+# Words that point back at the recipes offered; "they" may be anyone ("they keep begging").
+POINTING_BACK = re.compile(r"\b(?:those|these|them|both|either|(?:any|none|which|all|each) of)\b", re.I)
+# A person already spoken of ("bake something with him"), unless someone new is said first.
+PERSON_BACK = re.compile(r"\b(?:he|she|him|her|his|he'?s|she'?s|hes|shes)\b", re.I)
+NEW_PERSON = re.compile(
+    r"\b(?:my|our|the) (?:\w+ )?(?:mum|mom|mother|dad|father|sister|brother|daughter|son|kids?|gf|bf"
+    r"|girlfriend|boyfriend|partner|husband|wife|roommate|flatmate|friends?|parents|in-laws|niece|nephew"
+    r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
+    re.I,
+)
+PARTS = re.compile(r"(?<=[.!?])\s+(?=\S)|\s[—–]\s")
+
+
+def moves_on(message: str, earlier: Sequence[str], names_offered: Callable[[str], bool] = bool) -> int | None:
+    """Where `message` starts a new topic without saying so, if it does: a request for an
+    occasion or a drink that the earlier user turns (`earlier`) never spoke of, which points
+    back at nothing, nor names a recipe offered (`names_offered`): "k thanks, going with the
+    salmon. my daughter turns 6 next week, what cake is easy?". What is said before it is a
+    remark about the recipes offered."""
+    said = " ".join(earlier)
+    starts = [0, *(m.end() for m in PARTS.finditer(message))]
+    parts = [message[a:b] for a, b in zip(starts, [*starts[1:], len(message)], strict=True)]
+
+    def new(part: str) -> bool:
+        occasions = [m.group() for m in OCCASION.finditer(part)]
+        return any(not re.search(rf"\b{o}\b", said, re.I) for o in occasions) or bool(
+            DRINK.search(part) and not DRINK.search(said)
+        )
+
+    def adds(part: str) -> bool:
+        # "and for tmrw, anything with beef?", "what about breakfast stuff?": more of the same;
+        # but "oh and the party's outdoors so I want something hot and boozy …" says more.
+        lead = re.match(r"^\W*(?:\w+\W+){0,2}?and\b", part, re.I)
+        body = ELLIPSIS_LEAD.sub("", part.strip())
+        return bool((lead and len(part[lead.end() :].split()) <= 8) or ELLIPTICAL.match(body))
+
+    def points_back(rest: str) -> bool:
+        back = PERSON_BACK.search(rest)
+        someone = NEW_PERSON.search(rest)
+        return bool(
+            SAME_OCCASION.search(rest)
+            or INTO_THE_SET.search(rest)
+            or ORDINAL.search(rest)
+            or focus_pointer(rest)
+            or (POINTING_BACK.search(rest) and not FOOD_POINTER.search(rest))
+            or (back and not (someone and someone.start() < back.start()))
+            or names_offered(rest)
+        )
+
+    if adds(parts[-1]):
+        return None
+    for start, part in zip(starts, parts, strict=True):
+        if "?" in message[:start]:
+            return None  # a question before is about the recipes offered
+        rest = message[start:]
+        asks = REQUEST_OR_QUESTION.search(rest) or WANTING.search(rest) or re.search(r"\bneed\b", rest, re.I)
+        if new(part) and asks and not adds(part) and not points_back(rest):
+            return start
+    return None
 
 
 def switches_topic(message: str) -> bool:
