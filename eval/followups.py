@@ -118,7 +118,13 @@ SETS = {
     "development, round 27": HERE / "followups_twentyseventh.jsonl",
     # Written by someone who saw no code, before the tenth round, to stress topic switches;
     # measured once (d404388), then studied.
+    # Written by someone who saw no code, during the tenth round; measured once (118b68b),
+    # then studied.
+    "development, round 28": HERE / "followups_twentyeighth.jsonl",
     "development, round 29": HERE / "followups_twentyninth.jsonl",
+    # Written by someone who saw no code, during the tenth round, to stress topic switches;
+    # measured once (118b68b), then studied.
+    "development, round 30": HERE / "followups_thirtieth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -170,6 +176,9 @@ SETS = {
     # Written by someone who saw no code, before the tenth round, to stress topic switches;
     # measured before it (ba62bd3) and after it, never studied.
     "held out, round 18": HERE / "followups_holdout_18.jsonl",
+    # Written by someone who saw no code, early in the tenth round; measured only on its start
+    # (ba62bd3) and on its final code, never studied.
+    "held out, round 19": HERE / "followups_holdout_19.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -185,6 +194,7 @@ MEASURED_ONCE = frozenset(
         "held out, round 16",
         "held out, round 17",
         "held out, round 18",
+        "held out, round 19",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -2160,6 +2160,47 @@ def test_a_side_question_asked_without_a_question_mark_leaves_the_list_in_view()
     assert resolved.recipe_ids == ["stoofvlees", "carbonade", "stoemp"]
 
 
+def test_a_side_question_asked_mid_message_leaves_the_list_in_view():
+    turns = (
+        "tofu ideas",
+        "1. **Hoisin Tofu and Broccoli**\n   - Sichuan classic: no, a sweet hoisin sauce\n"
+        "2. **Mapo Tofu**\n3. **Tofu Stir Fry**",
+        "the block i have says firm not extra firm, is that gonna be a problem",
+        "Not really: the stir fry asks for extra firm; mapo tofu is best with soft.",
+    )
+
+    resolved = resolve("perfect. which of them can i get done in 30 min?", *turns)
+
+    assert resolved.recipe_ids == ["hoisin-tofu-and-broccoli", "mapo-tofu", "tofu-stir-fry"]
+
+
+def test_every_description_of_a_message_is_resolved():
+    turns = ("egg dish for a brunch buffet", "A frittata, or a Spanish tortilla of eggs and potatoes.")
+
+    resolved = resolve("the spanish one!! or should i just do the italian one instead", *turns)
+
+    assert resolved.recipe_ids == ["spanish-tortilla", "frittata"]
+
+
+def test_the_one_said_to_take_the_least_time_is_the_quickest():
+    turns = ("dessert for 4", "- **Crème brûlée** - nearly 5 hours\n- **Tiramisù** - about an hour")
+
+    assert resolve("the one u said takes the least time, does it use raw eggs?", *turns).recipe_ids == [
+        "tiramisu"
+    ]
+
+
+def test_a_dish_the_answer_uses_in_the_recipe_in_focus_is_no_new_focus():
+    turns = (
+        "quebec comfort food?",
+        "**Pâté Chinois** or **Grands-pères au sirop d'érable**.",
+        "omg pâté chinois. tell me more",
+        "Three layers: beef, corn and mash. Serve it with ketchup on the side.",
+    )
+
+    assert resolve("can i put it together friday night?", *turns).recipe_ids == ["pate-chinois"]
+
+
 def test_every_ordinal_of_a_message_is_resolved():
     turns = ("a lamb leg, ideas?", "1. **Pilaf**\n2. **Tuh'u**\n3. **Shepherd's Pie**")
 
@@ -2388,6 +2429,11 @@ MEXICAN_NIGHT = (
         "got it. ok so tonight is a whole separate problem, my gf is vegan, what can i make us?",
         "sounds good. side q - is making my own yogurt actually doable at home?",
         "ok cool, i'll do the tacos. now - the sad bag of spinach in my fridge, what can i do with that?",
+        "haha thx. ok totally separate planning q - can i do a turkey on a charcoal grill?",
+        # What "it" means there is the new occasion, the new dish or the new appliance.
+        "lol fair. my gf is pescatarian and it's our anniversary friday, how do i cook salmon?",
+        "perfect. my dad turns 60 next week, i want a showstopper beef main, dont care if it takes all day",
+        "great. last thing, santa brought me an air fryer 😅 what's actually worth making in it",
     ],
 )
 def test_a_new_occasion_after_a_remark_on_the_recipes_inherits_nothing(message):
@@ -2404,10 +2450,20 @@ def test_a_new_occasion_after_a_remark_on_the_recipes_inherits_nothing(message):
         ("perfect. what about breakfast stuff?", "Mexican"),
         ("ok. now my brother's also coming on saturday and he's vegan, anything for him?", "Mexican"),
         ("sick. anything sweet in that vein to finish the night off?", "Mexican"),
+        ("nice. what about lentils, anything along those lines?", "Mexican recipes along those lines"),
+        ("great, the tacos tonight. and what about a dessert? it's my dad's birthday", "Mexican"),
     ],
 )
 def test_a_request_for_the_same_occasion_keeps_what_was_asked(message, said):
     assert said in resolve(message, *MEXICAN_NIGHT).question
+
+
+def test_a_time_limit_is_said_as_people_say_it():
+    turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
+
+    assert resolve("we had chicken twice this week. beef?", *turns).question.endswith(
+        "ready in under an hour?"
+    )
 
 
 def test_a_side_question_does_not_end_the_topic_it_interrupts():

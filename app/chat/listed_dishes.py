@@ -156,6 +156,10 @@ class ListedDishes:
             elif ingredients:
                 continue
             if bullet := BULLET.match(line.group()):
+                if line.group()[:2].isspace() and found:
+                    # "1. **Mapo Tofu**" then "   - Sichuan classic: …": a sub-item describes
+                    # the dish above it.
+                    continue
                 # What follows an item's dish describes it; but an item whose dish the catalog
                 # spells otherwise ("- Züri Gschnätzlets - Zurich-style sliced beef …") is the
                 # dish its description opens with.

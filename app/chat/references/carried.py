@@ -62,7 +62,7 @@ class Constraints:
         """How the exclusions, the kitchen, the time limit and the guests are written after a
         question."""
         said = [f"without {e}" for e in self.exclude] + ([self.kitchen] if self.kitchen else [])
-        said += [f"ready in under {self.minutes} minutes"] if self.minutes is not None else []
+        said += [f"ready in under {duration(self.minutes)}"] if self.minutes is not None else []
         return (
             said
             + ([f"for {self.people} people"] if self.people else [])
@@ -85,6 +85,13 @@ class Constraints:
             or self.people
             or self.using
         )
+
+
+def duration(minutes: int) -> str:
+    """A time limit as people say it: "30 minutes", "an hour", "2 hours"."""
+    if minutes % 60:
+        return f"{minutes} minutes"
+    return "an hour" if minutes == 60 else f"{minutes // 60} hours"
 
 
 def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Constraints:
@@ -141,7 +148,7 @@ DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
 ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
 # Words after "something" that say no quality of it: "something with", "anything where".
-NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you"
+NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you|along|of|from|on|at|by"
 # The question, and what follows it ("any with chicken? she loves chicken").
 REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 

@@ -67,9 +67,12 @@ def by_time(description: str, recipes: Sequence[Recipe]) -> list[Recipe] | None:
     """ "the quicker one" / "the longer one": the recipe with the least or most time given."""
     said = set(words(description))
     timed = [r for r in recipes if r.total_minutes is not None]
-    if not timed or not (said & (QUICK | SLOW)):
+    # "the one u said takes the least time", "takes the most time".
+    least = re.search(r"\b(?:least|less) time\b", description, re.I)
+    most = re.search(r"\bmost time\b", description, re.I)
+    if not timed or not (said & (QUICK | SLOW) or least or most):
         return None
-    pick = min if said & QUICK else max
+    pick = min if said & QUICK or least else max
     return [pick(timed, key=lambda r: r.total_minutes or 0)]
 
 

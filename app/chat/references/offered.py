@@ -27,7 +27,8 @@ def in_passing(
     for turn, ids in zip(history, found, strict=True):
         ids = dict(ids)
         for i in ids:
-            used |= keys_of(tuple(recipes[i].ingredients))
+            # "make a simple syrup" of a Limoncello: its steps say it too.
+            used |= keys_of(tuple(recipes[i].ingredients)) | keys_of(tuple(recipes[i].steps))
         if turn.role == "assistant":
             taken = used | {k for i in ids for k in title_keys(recipes[i])}
             items = lines_opening(BULLET, turn.content)

@@ -39,7 +39,7 @@ from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others
-from app.chat.references.descriptions import DURATION, described, matches, told_apart
+from app.chat.references.descriptions import DURATION, by_time, described, matches, told_apart
 from app.chat.references.offered import (
     in_passing,
     is_list,
@@ -314,7 +314,13 @@ class Resolver:
         return Resolution(message, own)
 
     def _names_offered(self, text: str, offered: list[Recipe]) -> bool:
-        return bool(self.names.among(text, [r.id for r in offered]))
+        """Whether `text` names a recipe offered, by its name or by a word of one title only
+        ("the risotto" beside a soup and a chicken)."""
+        if self.names.among(text, [r.id for r in offered]):
+            return True
+        titles = [{key(w) for w in words(r.title)} for r in offered]
+        said = {key(w) for w in re.findall(r"\bthe\s+([\w'-]+)", text, re.I)}
+        return any(sum(w in title for title in titles) == 1 for w in said)
 
     def _next_course(self, message: str, offered: list[Recipe]) -> str | None:
         """The request for another course or meal after a first sentence that settles on one
@@ -629,7 +635,14 @@ class Resolver:
             if len(candidates) > 1 and (resolution := self._the_one(message, candidates)) is not None:
                 return resolution
         unread = False
+        # Every description of the message: "the spanish one!! … or the italian one instead".
+        spans: list[tuple[int, int, list[str], list[Recipe]]] = []
         for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
+            if spans and (
+                any(s < match.end() and match.start() < e for s, e, _, _ in spans)
+                or not re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
+            ):
+                continue  # after a first, only "the … one": "sub chicken for the beef" is food
             what = match["what"]
             said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
             after = re.match(rf"\s+(?!(?:{AFTER_DESCRIPTION})(?![\w'-]))[\w'-]", message[match.end() :], re.I)
@@ -665,7 +678,7 @@ class Resolver:
                 and matches(what, picked[0]) < 2
             ):
                 continue  # "the liver spread in it" is an ingredient; "the soup" is a dish
-            if re.match(r"^\s*which\b", SET_LEAD.sub("", message.strip()), re.I):
+            if not spans and re.match(r"^\s*which\b", SET_LEAD.sub("", message.strip()), re.I):
                 # "Which is the vegan one?" asks to choose among the set: keep them all.
                 return Resolution(
                     considering([r.title for r in offered], message, message),
@@ -674,14 +687,20 @@ class Resolver:
                 )
             # "the vegan one - what should i stuff them with": the diet asked for stays said.
             kept = f"{what} " if DIET.fullmatch(what) else ""
-            titles = [f"{kept}{r.title}" for r in picked]
-            replaced = message[: match.start()] + the(titles) + message[match.end() :]
-            return Resolution(finish(replaced, message), [r.id for r in picked], rule="description")
+            spans.append((match.start(), match.end(), [f"{kept}{r.title}" for r in picked], picked))
+        if spans:
+            replaced, ids = message, []
+            for start, end, titles, picked in sorted(spans, reverse=True):
+                replaced = replaced[:start] + the(titles) + replaced[end:]
+                ids = [r.id for r in picked if r.id not in ids] + ids
+            return Resolution(finish(replaced, message), list(dict.fromkeys(ids)), rule="description")
         if (relative := RELATIVE.search(message)) is not None and len(offered) > 1:
             # The set in view first, then the lists before it: "the one that doesn't need any
             # eggs" after a side question about two of the cookies.
             for candidates in (offered, *self._earlier):
-                picked = told_apart(relative["clause"], candidates, self._said)
+                picked = by_time(relative["clause"], candidates) or told_apart(
+                    relative["clause"], candidates, self._said
+                )
                 # "the one" goes; its clause stays said: "the Dulce de Leche where you throw
                 # marbles in the pan".
                 if (

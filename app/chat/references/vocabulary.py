@@ -24,7 +24,7 @@ SWITCH = re.compile(
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
     r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on"
     r"|(?<![\w ] )separately(?=,)"
-    r"|(?:totally |completely )?separate (?:thing|question|q|note|topic|problem|matter)"
+    r"|(?:totally |completely )?separate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but)\b"
     r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b|(?<=[.!] )now(?=\s*[—–:-])",
@@ -191,8 +191,11 @@ FOCUS = re.compile(
     # "it's in december", "it's tomorrow", "it's like 30 degrees", "it's a 2h drive": the
     # event, the weather or the day, not a recipe.
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)(?! all (?:week|day|night|weekend)\b)"
+    # "dont care if it takes all afternoon": the cooking, however long.
+    r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
     r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
-    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all)(?!\w)"
+    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
+    r"|their)(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
@@ -222,11 +225,12 @@ SCALING = re.compile(
 CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|should|would|will)\b", re.I)
 SET_WORDS = re.compile(
     # "either serve it cold or reheat it" points at nothing.
-    r"\b(those|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
+    # "anything along those lines" points at no recipe.
+    r"\b(those(?! lines)|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
     r"|the others?|the rest|each of them"
-    r"|the (?:two|three|four)|which ones?|wh?ich of|any of|thse"
+    r"|the (?:two|three|four|five|six)|which ones?|wh?ich of|any of|thse"
     r"|everything (?:in|on) (?:ur|your|the) (?:list|table)"
-    r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|will))\b",
+    r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
     re.I,
 )
 # A question that asks to choose one: its answer names the chosen one first.
@@ -482,10 +486,20 @@ FOOD_POINTER = re.compile(
 ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+\s+ones?\b", re.I)
 
 
+# "bought an air fryer, what's worth making in it": the "it" of an appliance just said.
+APPLIANCE_IT = re.compile(
+    r"\b(?:air ?fryer|slow ?cooker|crock ?pot|instant ?pot|pressure cooker|rice cooker|dutch oven|wok|grill"
+    r"|bbq|smoker|dehydrator|bread machine|blender|food processor|waffle iron|sous vide)s?\b"
+    r"[^.?!]*?\b(?:in|with|w|into)\s+(?P<it>it)\b",
+    re.I,
+)
+
+
 def focus_pointer(message: str) -> re.Match[str] | None:
     """The first word of `message` that points at the recipe in focus (FOCUS), but not the
-    "it" of a dish asked for ("anything with rice in it?")."""
+    "it" of a dish asked for ("anything with rice in it?") nor of an appliance just said."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
+    asked += [m.span("it") for m in APPLIANCE_IT.finditer(message)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
@@ -493,7 +507,8 @@ def focus_pointer(message: str) -> re.Match[str] | None:
 ASKED = re.compile(
     r"\?|^\W*(?:(?:wait|hmm+|oh+|ok(?:ay)?|so|and|but|also|lol)\W+)*"
     r"(?:is|isn'?t|are|aren'?t|arent|does|doesn'?t|do|don'?t|what'?s|whats|what|how|why|which|can|could"
-    r"|should|would|will|wouldn'?t)\b",
+    r"|should|would|will|wouldn'?t)\b"
+    r"|\b(?:is|are|does|do|can|will|would|should|could) (?:that|it|this|they|these|those|there)\b",
     re.I,
 )
 REQUEST_OR_QUESTION = re.compile(r"\?|\b(?:how|what|which|any|got|recipe|ideas?)\b", re.I)
@@ -542,7 +557,7 @@ def switch_start(message: str) -> int:
 # An occasion or a drink a request may be for: one the conversation has not spoken of is a new
 # topic ("perfect, sorted!! it's meant to snow so I want something hot, like a spiced wine").
 OCCASION = re.compile(
-    r"\b(?:tomorrow|tmrw|tmr|tonight|(?:this |the )?weekend|next (?:week|month|weekend)"
+    r"\b(?<!all )(?:tomorrow|tmrw|tmr|tonight|(?:this |the )?weekend|next (?:week|month|weekend)"
     r"|later this (?:week|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|birthday|bday|party|bbq"
     r"|barbecue|picnic|potluck|book club|(?:game|movie|date) night|christmas|thanksgiving|easter|brunch"
     r"|lunch(?:es)?|breakfast)\b",
@@ -610,13 +625,17 @@ def moves_on(message: str, earlier: Sequence[str], names_offered: Callable[[str]
             or names_offered(rest)
         )
 
-    if adds(parts[-1]):
-        return None
-    for start, part in zip(starts, parts, strict=True):
+    for n, (start, part) in enumerate(zip(starts, parts, strict=True)):
         if "?" in message[:start]:
             return None  # a question before is about the recipes offered
+        if any(adds(later) for later in parts[n:]):
+            return None
         rest = message[start:]
-        asks = REQUEST_OR_QUESTION.search(rest) or WANTING.search(rest) or re.search(r"\bneed\b", rest, re.I)
+        asks = (
+            REQUEST_OR_QUESTION.search(rest)
+            or REQUEST.search(rest)
+            or re.search(r"\b(?:need|whats)\b", rest, re.I)
+        )
         if new(part) and asks and not adds(part) and not points_back(rest):
             return start
     return None
