@@ -689,7 +689,8 @@ class Resolver:
             kept = f"{what} " if DIET.fullmatch(what) else ""
             spans.append((match.start(), match.end(), [f"{kept}{r.title}" for r in picked], picked))
         if spans:
-            replaced, ids = message, []
+            replaced = message
+            ids: list[str] = []
             for start, end, titles, picked in sorted(spans, reverse=True):
                 replaced = replaced[:start] + the(titles) + replaced[end:]
                 ids = [r.id for r in picked if r.id not in ids] + ids
