@@ -2174,6 +2174,32 @@ def test_a_side_question_asked_mid_message_leaves_the_list_in_view():
     assert resolved.recipe_ids == ["hoisin-tofu-and-broccoli", "mapo-tofu", "tofu-stir-fry"]
 
 
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok so of these last ones, which fits in 25 min?",
+        "which of these could she drink?? also is the irish coffee one strong lol",
+    ],
+)
+def test_the_set_asked_about_is_the_whole_latest_list(message):
+    turns = ("brunch drinks", "1. **Assam Tea**\n2. **Irish Coffee**\n3. **Orange Glorious**")
+
+    assert resolve(message, *turns).recipe_ids == ["assam-tea", "irish-coffee", "orange-glorious"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "i have an ice cream maker, can i use that for it instead? bc i WILL forget lol",
+        "now what about the toppings, can i do it the day before?",
+    ],
+)
+def test_words_that_sound_like_a_change_of_topic_but_are_not(message):
+    turns = ("lemon granita?", "The Granita: lemon juice, sugar and water, forked every 2 hours.")
+
+    assert resolve(message, *turns).recipe_ids == ["granita"]
+
+
 def test_every_description_of_a_message_is_resolved():
     turns = ("egg dish for a brunch buffet", "A frittata, or a Spanish tortilla of eggs and potatoes.")
 

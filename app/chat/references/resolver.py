@@ -688,6 +688,11 @@ class Resolver:
             # "the vegan one - what should i stuff them with": the diet asked for stays said.
             kept = f"{what} " if DIET.fullmatch(what) else ""
             spans.append((match.start(), match.end(), [f"{kept}{r.title}" for r in picked], picked))
+        first = min((start for start, _, _, _ in spans), default=0)
+        if spans and (asked := SET_WORDS.search(message[:first])) and "?" in message[asked.end() : first]:
+            # "which of these could she drink?? also is the irish coffee one strong": the set,
+            # asked about first, holds the one described after.
+            return None
         if spans:
             replaced = message
             ids: list[str] = []

@@ -15,7 +15,8 @@ SWITCH = re.compile(
     # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
-    r"(?<!n't )(?<!dont )(?<!and )\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
+    r"(?<!n't )(?<!dont )(?<!and )(?<!will )(?<!ll )(?<!i )(?<!always )(?<!might )"
+    r"\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
@@ -27,7 +28,8 @@ SWITCH = re.compile(
     r"|(?:totally |completely )?separate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but)\b"
-    r"|^(?:now|ok(?:ay)? now)\b|\bnow for (?:tonight|dinner|lunch|tomorrow)\b|(?<=[.!] )now(?=\s*[—–:-])",
+    r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
+    r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b",
     re.I,
 )
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
@@ -85,7 +87,9 @@ NOT_COUNTED = (
 ORDINAL = re.compile(
     # "the last hour before sunset" counts no recipe.
     # "used the last of it" is the last of a food.
-    rf"\b(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)(?!\s+of (?:it|my|our|the)\b)"
+    # "of these last ones" is the latest list, not its last item.
+    rf"\b(?<!these )(?<!those )(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)"
+    r"(?!\s+of (?:it|my|our|the)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
     # "kid #2 has an egg allergy" counts a child, not a recipe.
@@ -236,8 +240,8 @@ SET_WORDS = re.compile(
 # A question that asks to choose one: its answer names the chosen one first.
 CHOICE = re.compile(r"\bwhich\b(?! (?:recipes|dishes|ones)\b)", re.I)
 SET_LEAD = re.compile(
-    r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:those|these|them"
-    r"|the (?:three|two|four))\s*[,:]?\s*",
+    r"^(?:(?:so|ok(?:ay)?|and|well|then)[,\s]+)*(?:from|of|among|out of|between) (?:(?:those|these)"
+    r"(?: (?:last|latest|new) ones)?|them|the (?:three|two|four))\s*[,:—–-]?\s*",
     re.I,
 )
 # Who does not eat something, said before it: "i don't like", "my friend doesnt eat".
@@ -462,7 +466,9 @@ SAVOURY = frozenset(
 
 # A meal of the day: a request for one is no request for the course asked before.
 MEAL = re.compile(
-    r"\b(?:breakfast|brekkie|brunch|lunch|dinner|supper|tea ?time|starter|appeti[sz]er|main course)\b", re.I
+    r"\b(?:breakfast|brekkie|brunch|lunch|dinner|supper|tea ?time|starter|appeti[sz]er|main course|nibbles"
+    r"|snacks?|canap[eé]s|finger food)\b",
+    re.I,
 )
 # The meal a request is for, said just before its head ("breakfast ideas").
 MEAL_BEFORE = re.compile(
