@@ -2484,6 +2484,23 @@ def test_a_request_for_the_same_occasion_keeps_what_was_asked(message, said):
     assert said in resolve(message, *MEXICAN_NIGHT).question
 
 
+@pytest.mark.parametrize(
+    ("first", "message", "said", "unsaid"),
+    [
+        ("want something properly spicy tonight", "ooh. got any with tofu tho?", "spicy", ""),
+        ("i want something SPICY. like make me sweat", "and something sweet for after?", "", "spicy"),
+        ("bake sale at school, everything has to be nut free", "any chocolatey ones?", "nut-free", ""),
+        ("my dad's doing keto now, got any recipes?", "got anything with chicken?", "keto", ""),
+        ("non-alcoholic drinks for my kid's party?", "anything warm?", "non-alcoholic", ""),
+    ],
+)
+def test_needs_and_tastes_the_filters_do_not_read_are_kept(first, message, said, unsaid):
+    question = resolve(message, first, "The Mapo Tofu or the Chocolate Chip Cookies.").question
+
+    assert said in question
+    assert not unsaid or unsaid not in question
+
+
 def test_a_time_limit_is_said_as_people_say_it():
     turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
 

@@ -16,6 +16,7 @@ from app.chat.references.vocabulary import (
     CUISINES,
     DIET_WORDS,
     DISHES,
+    DRINK,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
     FOOD_POINTER,
@@ -25,7 +26,9 @@ from app.chat.references.vocabulary import (
     MEAL,
     MEAL_BEFORE,
     MEATS,
+    MILD,
     MORE,
+    NEEDS,
     ORDINAL,
     REQUEST,
     SAVOURY,
@@ -33,6 +36,7 @@ from app.chat.references.vocabulary import (
     SETTLING,
     SHORTHAND,
     SIDE_QUESTION,
+    SPICY,
     SWEET,
     SWITCH,
     WANTING,
@@ -57,6 +61,7 @@ class Constraints:
     kitchen: str | None = None  # "without an oven", "in a slow cooker"
     people: int | None = None  # "8 people over": how many it cooks for
     using: str | None = None  # a food to use up: "way too many apples"
+    taste: str | None = None  # "spicy"
 
     def tail(self) -> list[str]:
         """How the exclusions, the kitchen, the time limit and the guests are written after a
@@ -71,7 +76,7 @@ class Constraints:
 
     def carried(self) -> list[str]:
         """Each request, as the rewrite reports what it carried."""
-        return [*self.diets, *filter(None, [self.cuisine, self.dish, self.main]), *self.tail()]
+        return [*self.diets, *filter(None, [self.taste, self.cuisine, self.dish, self.main]), *self.tail()]
 
     def empty(self) -> bool:
         return not (
@@ -84,6 +89,7 @@ class Constraints:
             or self.kitchen
             or self.people
             or self.using
+            or self.taste
         )
 
 
@@ -104,6 +110,7 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         found.using = next(iter(glut), found.using)
         filters = read_question(text).filters
         diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
+        diets += [need for need, said in NEEDS.items() if said.search(text)]
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes
@@ -120,6 +127,7 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         sweet = "dessert" if SWEET.search(text) else None
         found.dish = next((w for w in said if w in DISHES), sweet or found.dish)
         found.main = next((w for w in said if w in MAINS), found.main)
+        found.taste = None if MILD.search(text) else "spicy" if SPICY.search(text) else found.taste
     return found
 
 
@@ -272,6 +280,14 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         people=None if mine.people else earlier.people,
         # "anything for breakfast too?" after too many apples: breakfasts with apples.
         using=None if mine.using else earlier.using,
+        # "any veggie ones?" after "make me sweat": still spicy; but no spicy dessert or drink.
+        taste=earlier.taste
+        if not mine.taste
+        and not MILD.search(message)
+        and mine.dish != "dessert"
+        and not SWEET.search(message)
+        and not DRINK.search(message)
+        else None,
     )
     if mine.main in MEATS:
         # "what about chicken?" after vegetarian recipes asks for chicken: the user's word wins.
@@ -280,10 +296,14 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None
     if not elliptical:
         # A sentence of its own: kept whole, with what it inherits after it.
-        said = [*inherited.diets, *filter(None, [inherited.cuisine, inherited.dish]), *inherited.tail()]
+        said = [
+            *inherited.diets,
+            *filter(None, [inherited.taste, inherited.cuisine, inherited.main, inherited.dish]),
+            *inherited.tail(),
+        ]
         question = finish(f"{message.strip().rstrip('?!. ')} ({', '.join(said)})", message)
         return Resolution(question, names.named(question), inherited.carried(), rule="carry-over")
-    adjectives = " ".join([*inherited.diets, *([inherited.cuisine] if inherited.cuisine else [])])
+    adjectives = " ".join(filter(None, [inherited.taste, *inherited.diets, inherited.cuisine]))
     body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
     head_match = HEAD.search(body)
     if head_match:
@@ -334,7 +354,7 @@ def beside(
     if not SERVED_WITH.search(message):
         return resolution
     asked = asked_for(history, names)
-    kept = replace(asked, cuisine=None, dish=None, main=None)
+    kept = replace(asked, cuisine=None, dish=None, main=None, taste=None)
     if kept.empty():
         return resolution
     question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(kept.carried())}", message)
@@ -348,7 +368,9 @@ def others(
     if not offered or not MORE.match(message.strip()):
         return None
     asked = asked_for(history, names)
-    kind = " ".join(filter(None, [*asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"]))
+    kind = " ".join(
+        filter(None, [asked.taste, *asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"])
+    )
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
     question += "".join(f", {said}" for said in asked.tail()) + "?"
     return Resolution(question, [], asked.carried(), rule="more")

@@ -432,6 +432,24 @@ DIET_WORDS = {
     "gluten_free": "gluten-free",
     "dairy_free": "dairy-free",
 }
+# Needs the filters do not read, which a request keeps as its diets do: "nut free" for a
+# school bake sale, "keto", "non-alcoholic" drinks for a kid's party.
+NEEDS = {
+    "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies))\b", re.I),
+    "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
+    "non-alcoholic": re.compile(
+        r"\b(?:non[- ]?alcoholic|alcohol[- ]free|booze[- ]free|no (?:alcohol|booze)|mocktails?)\b", re.I
+    ),
+}
+# A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
+SPICY = re.compile(
+    r"(?<!not )(?<!too )(?<!nothing )(?<!isn't )(?<!isnt )\b(?:spicy|spicier|fiery|chill?i ?heads?"
+    r"|makes?[- ](?:me|you)[- ]sweat|(?:with|proper|some|real|a) (?:heat|kick))\b",
+    re.I,
+)
+MILD = re.compile(
+    r"\b(?:mild|not (?:too |very )?spicy|no (?:heat|spice)|can'?t (?:handle|take) (?:heat|spice))\b", re.I
+)
 # Ingredients that belong to a word a cook uses for them ("I don't eat pork").
 FAMILIES = {
     key(family): {key(w) for w in members.split()}
