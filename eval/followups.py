@@ -125,6 +125,15 @@ SETS = {
     # Written by someone who saw no code, during the tenth round, to stress topic switches;
     # measured once (118b68b), then studied.
     "development, round 30": HERE / "followups_thirtieth.jsonl",
+    # Written by someone who saw no code, late in the tenth round; measured once (6f57498),
+    # then studied.
+    "development, round 31": HERE / "followups_thirtyfirst.jsonl",
+    # Written by someone who saw no code, late in the tenth round; measured once (6f57498),
+    # then studied.
+    "development, round 32": HERE / "followups_thirtysecond.jsonl",
+    # Written by someone who saw no code, late in the tenth round, to stress topic switches;
+    # measured once (6f57498), then studied.
+    "development, round 33": HERE / "followups_thirtythird.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

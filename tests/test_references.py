@@ -2501,6 +2501,59 @@ def test_needs_and_tastes_the_filters_do_not_read_are_kept(first, message, said,
     assert not unsaid or unsaid not in question
 
 
+def test_the_rest_are_the_set_without_the_one_a_sentence_before_points_at():
+    turns = ("sides for sausages", "**Sauerkraut**, **Zarangollo** or **Parmesan potatoes**.")
+
+    resolved = resolve("haha the cabbage one is a bit late to start. are any of the rest dairy free?", *turns)
+
+    assert resolved.recipe_ids == ["zarangollo", "parmesan-potatoes"]
+
+
+def test_the_one_a_relative_clause_sets_aside_is_read_from_its_data():
+    turns = (
+        "japanese-ish pork dinner?",
+        "**Sticky Porkchops** (3 hours in the fridge) or **Miso Ginger Pork**.",
+    )
+
+    resolved = resolve(
+        "def not the one that has to sit in the fridge for hours. the other one, sushi rice?", *turns
+    )
+
+    assert resolved.recipe_ids == ["miso-ginger-pork"]
+
+
+def test_whichever_is_quicker_is_the_quicker_one():
+    turns = ("creamy seafood pasta", "**Shrimp Fettuccine Alfredo** or **Garlic Butter Seafood Pasta**.")
+
+    resolved = resolve("whichevers quicker of the two - can i use frozen shrimp?", *turns)
+
+    assert len(resolved.recipe_ids) == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("these look good!! it's freezing here tho, what about soups", "vegan soups"),
+        (
+            "nice. what about stuff with zucchini, i have like 4 of them going soft",
+            "vegan recipes with zucchini",
+        ),
+        ("what about bread, is that even possible", "What about vegan bread, is that even possible?"),
+        ("ugh this one smells funky. ok so what can i do with potatoes instead", "(vegan)"),
+    ],
+)
+def test_a_new_request_beside_a_remark_on_the_set_keeps_what_was_asked(message, said):
+    turns = (
+        "vegan dinner ideas",
+        "- **Hoisin Tofu and Broccoli**\n- **Egyptian Lentils**\n- **Ratatouille**",
+    )
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert said in resolved.question
+
+
 def test_a_time_limit_is_said_as_people_say_it():
     turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
 

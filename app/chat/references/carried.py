@@ -121,7 +121,7 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
         left_out = [e for e, thing in bare if not (kitchen and thing in kitchen)]
         found.exclude += [e for e in left_out if e not in found.exclude]
-        said = re.findall(r"[\w-]+", text.lower())
+        said = [re.sub(r"-ish$", "", w) for w in re.findall(r"[\w-]+", text.lower())]  # "mexican-ish"
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
         # "something sweet for after" asks for a dessert, not a sweet curry.
         sweet = "dessert" if SWEET.search(text) else None
@@ -133,7 +133,7 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
 
 def food_pointer(message: str, names: RecipeNames) -> bool:
     """Whether "those" or "them" points at a food the message itself names."""
-    return any(names.knows(m["food"] or m["liked"]) for m in FOOD_POINTER.finditer(message))
+    return any(m["count"] or names.knows(m["food"] or m["liked"]) for m in FOOD_POINTER.finditer(message))
 
 
 DIGIT = re.compile(r"\d")
@@ -220,7 +220,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return replace(resolved, question=f"{before}. {resolved.question}")
     before, _, last = message.strip().rpartition(", ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
-    asks = ELLIPTICAL.match(last) and last.rstrip().endswith("?")
+    asks = ELLIPTICAL.match(last) and (last.rstrip().endswith("?") or ADDITIVE.match(last))
     if said_before and asks and (resolved := carry_over(last, history, names)):
         # "my sister is coeliac, any gluten free ones?": the request after the remark.
         return replace(resolved, question=f"{before}, {lower_first(resolved.question)}")

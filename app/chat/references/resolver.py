@@ -88,6 +88,7 @@ from app.chat.references.vocabulary import (
     REQUEST,
     RULED_OUT,
     SCALING,
+    SENTENCE_END,
     SERVING,
     SET_COUNT,
     SET_KIND,
@@ -99,6 +100,7 @@ from app.chat.references.vocabulary import (
     SWEET,
     TAKEN_OUT,
     WHAT_THERE_IS,
+    WHICHEVER,
     focus_pointer,
     moves_on,
     switch_start,
@@ -419,12 +421,16 @@ class Resolver:
         if len(offered) < 2:
             return None
         disliked = ""
-        for match in [
-            *EXCLUDED.finditer(message),
-            *RULED_OUT.finditer(message),
-            *TAKEN_OUT.finditer(message),
-            *PASSED_ON.finditer(message),
-        ]:
+        # In the order said: "the spinach one's a no … the kids are not into heat".
+        for match in sorted(
+            [
+                *EXCLUDED.finditer(message),
+                *RULED_OUT.finditer(message),
+                *TAKEN_OUT.finditer(message),
+                *PASSED_ON.finditer(message),
+            ],
+            key=lambda m: m.start(),
+        ):
             what = match["what"]
             if re.match(r"one of\b", what, re.I):
                 continue  # "i don't have one of those": a thing the user lacks, no recipe
@@ -465,8 +471,17 @@ class Resolver:
                 continue
             end = match.end()
             one_with = ONE_WITH.match(message, match.start("what") - len("the "))
+            relative = RELATIVE.match(message, match.start("what") - len("the "))
+            by_clause = (
+                (by_time(relative["clause"], offered) or told_apart(relative["clause"], offered, self._said))
+                if relative
+                else []
+            )
             if pointed is not None:
                 left_out = [pointed]
+            elif 0 < len(by_clause) < len(offered) and relative is not None:
+                # "def not the one that has to sit in the fridge for hours": by its data.
+                left_out, end = by_clause, relative.end()
             elif one_with is not None:
                 # "anything but the one with pork in it": every recipe of the set with pork.
                 having = [r for r in offered if matches(one_with["what"], r)]
@@ -509,7 +524,31 @@ class Resolver:
                 rest = re.sub(r"\b(?:of|from|among)\s*(?=[,?]|$)", "", rest)
                 question = considering([r.title for r in kept], rest, message)
                 return Resolution(question, [r.id for r in kept], rule="exclusion")
-        return None
+        return self._others_than(message, offered)
+
+    def _others_than(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "the cabbage one is a bit late to start. are any of the rest ok?": the rest are
+        the set without the one a sentence before them points at, however it is put aside."""
+        rest = OTHERS.search(message)
+        ends = [m.end() for m in SENTENCE_END.finditer(message[: rest.start()])] if rest else []
+        if rest is None or not ends:
+            return None
+        said = message[: ends[-1]]
+        pointed = [
+            picked
+            for m in DESCRIBED.finditer(said)
+            if re.search(r"\bones?$", m.group(0), re.I)
+            and len(picked := described(m["what"], offered, self._said)) == 1
+        ]
+        named = self.names.among(said, [r.id for r in offered])
+        left_out = pointed[0] if len(pointed) == 1 else [self.recipes[named[0]]] if len(named) == 1 else []
+        if not left_out:
+            return None
+        kept = [r for r in offered if r not in left_out]
+        # Its name would search for it again: the sentence that names it goes.
+        text = message[ends[-1] :] if named else message
+        question = considering([r.title for r in kept], OTHERS.sub("", text).strip(), message)
+        return Resolution(question, [r.id for r in kept], rule="exclusion")
 
     def _ordinal(self, message: str, offered: list[Recipe]) -> Resolution | None:
         if len(offered) < 2:
@@ -629,6 +668,13 @@ class Resolver:
             [the_other] = [r for r in offered if r is not focus]
             replaced = message[: other.start()] + the([the_other.title]) + message[other.end() :]
             return Resolution(finish(replaced, message), [the_other.id], rule="description")
+        # "whichevers quicker of the two - can i use frozen shrimp for that one"
+        if (whichever := WHICHEVER.search(message)) and (
+            resolution := self._picked_by(
+                message, whichever, by_time(whichever.group(), offered) or [], offered
+            )
+        ):
+            return resolution
         # "the one …" picks from the set in view, or else from a list before it: "the one with
         # the coconut milk" after a side answer about two of the dishes.
         for candidates in (offered, *self._earlier):
@@ -807,7 +853,11 @@ class Resolver:
         was asked: "these look nice but … anything with tofu instead?", or a remark and then
         a request in the last sentence, "bookmarking the dahl for tmrw. what about something
         sweet?"."""
-        before, _, last = message.strip().rpartition(". ")
+        # The last sentence after a stop ("these look good!! … what about soups"); a question
+        # with a remark after it stays whole ("what about dessert? same time limit").
+        text = message.strip()
+        end = max((m.end() for m in re.finditer(r"(?<=[.!])\s+(?=\S)", text)), default=0)
+        before, last = text[:end].rstrip(), text[end:]
         body = ELLIPSIS_LEAD.sub("", last)
         # "… this giant bag of lentils, got anything with those": the request closes the message.
         closing = body.rpartition(", ")[2]
@@ -816,6 +866,7 @@ class Resolver:
             or ADDITIVE.match(last.strip())
             or ASKED_ANEW.match(body)
             or ASKED_ANEW.match(closing)
+            or re.match(r"(?:what|how) about\b", closing, re.I)
             or WHAT_THERE_IS.search(closing)
             or SAME_BUT.match(body)
         )

@@ -27,7 +27,7 @@ SWITCH = re.compile(
     r"|(?<![\w ] )separately(?=,)"
     r"|(?:totally |completely )?separate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
-    r"|random,? but)\b"
+    r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
     r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b",
     re.I,
@@ -146,15 +146,21 @@ RELATIVE_TAIL = re.compile(r"(?:(?! - )[^.?!,;:()—–])*")
 # A request of its own after a remark: "these are good but … anything with beans in?".
 ASKED_ANEW = re.compile(r"(?:anything|something|got any)\b", re.I)
 # A new request in place of the set: "these look nice but … anything with tofu instead?".
-INSTEAD = re.compile(r"\b(?:anything|something|any recipes?|any ideas?)\b[^.?!]*\binstead\b", re.I)
+INSTEAD = re.compile(
+    r"\b(?:anything|something|any recipes?|any ideas?|what can (?:i|we) (?:do|make|cook))\b"
+    r"[^.?!]*\binstead\b",
+    re.I,
+)
 # "anything with rice in it?": the dish asked for, not one offered.
-FOOD_IN_IT = re.compile(r"\b(?:with|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
+FOOD_IN_IT = re.compile(r"\b(?:with|w|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
     r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
     r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
     re.I,
 )
+# "whichevers quicker of the two": the one a time tells apart.
+WHICHEVER = re.compile(r"\bwhichever(?:'?s| is| one is)?\s+[\w-]+(?: of the (?:two|three|four))?", re.I)
 # A description that is a diet: "the vegan one".
 DIET = re.compile(r"vegan|vegetarian|veggie|meat[- ]?free|meatless|(?:gluten|dairy|nut|egg)[- ]?free", re.I)
 # "quicker one then", "vegan one pls": a description without its "the", opening the message.
@@ -325,7 +331,9 @@ WANTING = re.compile(
 # A request said as a question of what there is: "what've you got", "what can she have".
 WHAT_THERE_IS = re.compile(
     r"\bwhat(?:'ve| have|'?d| would| do| can) (?:you|u) (?:got|have|suggest|recommend)\b"
-    r"|\bwhat (?:can|could) (?:she|he|they|we|i) (?:have|eat|make)\s*\W*$",
+    r"|\bwhat (?:can|could) (?:she|he|they|we|i) (?:have|eat|make)\s*\W*$"
+    # "what can i do with potatoes instead": a food to cook.
+    r"|\bwhat (?:can|could|should) (?:i|we) (?:do|make|cook) with (?!(?:it|them|that|this|those|these)\b)",
     re.I,
 )
 REQUEST = re.compile(
@@ -346,7 +354,7 @@ FULL_QUESTION = re.compile(
 )
 SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|instead)\W*$", re.I)
 ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
-HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?|options?)\b", re.I)
+HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?|options?|stuff)\b", re.I)
 
 CUISINES = frozenset(
     [
@@ -496,12 +504,16 @@ SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
 FOOD_POINTER = re.compile(
     # "each of those", "any of them" count the set, whatever food the message names.
-    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|use|using|for"
+    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|w|use|using|for"
     r"|(?<!each )(?<!any )(?<!all )(?<!which )(?<!one )(?<!none )(?<!some )(?<!both )of)"
     r"\s+(?:those|them|these)\b"
     # "smth w mushrooms? my dad loves them": liking a food just named, in the next sentence too.
     r"|\b(?P<liked>[a-z]+s)\b[^?.!]*?(?:[?.!]+\s+[^?.!]*?)?"
-    r"\b(?:loves?|likes?|adores?|hates?) (?:them|those)\b",
+    r"\b(?:loves?|likes?|adores?|hates?) (?:them|those)\b"
+    # "stuff with zucchini, i have like 4 of them going soft": how many of a food the user has.
+    r"|\b(?:have|got|bought)\s+(?:like\s+)?"
+    r"(?P<count>\d+|two|three|four|five|six|a few|a couple|a bunch|loads|lots|half)"
+    r" of (?:them|those|these)\b",
     re.I,
 )
 
@@ -519,11 +531,18 @@ APPLIANCE_IT = re.compile(
 )
 
 
+# "what about bread, is that even possible": the "that" of what was just asked for.
+ASKED_FOR_IT = re.compile(
+    r"\b(?:what|how) about [^.?!,]+,\s*(?:is|are|would|will|can|could|does)\s+(?P<it>that|it|this)\b", re.I
+)
+
+
 def focus_pointer(message: str) -> re.Match[str] | None:
     """The first word of `message` that points at the recipe in focus (FOCUS), but not the
-    "it" of a dish asked for ("anything with rice in it?") nor of an appliance just said."""
+    "it" of a dish asked for ("anything with rice in it?", "what about bread, is that even
+    possible") nor of an appliance just said."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
-    asked += [m.span("it") for m in APPLIANCE_IT.finditer(message)]
+    asked += [m.span("it") for it_said in (APPLIANCE_IT, ASKED_FOR_IT) for m in it_said.finditer(message)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
