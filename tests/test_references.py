@@ -2554,6 +2554,22 @@ def test_a_new_request_beside_a_remark_on_the_set_keeps_what_was_asked(message, 
     assert said in resolved.question
 
 
+def test_a_cuisine_asked_for_alone_keeps_the_main_ingredient():
+    turns = ("meals with ground beef? bought a huge family pack", "The Meatloaf or the Taco Meat.")
+
+    assert "beef" in resolve("k. something mexican-ish though?", *turns).question
+
+
+def test_a_pointer_in_a_remark_before_a_change_of_topic_keeps_nothing():
+    turns = ("quick weeknight chicken", "- **Za'atar Chicken Bulghur Bowls**\n- **Chicken Satay**")
+
+    resolved = resolve(
+        "the zaatar one looked nice but my real question is what to make in an air fryer", *turns
+    )
+
+    assert resolved.recipe_ids == []
+
+
 def test_a_time_limit_is_said_as_people_say_it():
     turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
 

@@ -268,7 +268,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
         # does not take the fish along.
         main=earlier.main
-        if mine.dish in SAVOURY and not mine.main and not {"vegetarian", "vegan"} & {*mine.diets}
+        if (mine.dish in SAVOURY or (mine.dish is None and mine.cuisine and not MEAL.search(message)))
+        and not mine.main
+        and not {"vegetarian", "vegan"} & {*mine.diets}
         else None,
         # "and a quick side salad?" after "I've got 30 mins max": quick, and still 30 minutes.
         minutes=earlier.minutes
@@ -322,7 +324,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         if meal := MEAL_BEFORE.search(body[:start]):
             # "breakfast ideas": "vegan breakfast recipes".
             noun, start = f"{meal.group().strip()} {noun}", meal.start()
-        head = " ".join(filter(None, [adjectives, noun]))
+        # "something mexican-ish?" after ground beef: "mexican-ish beef recipes".
+        main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
+        head = " ".join(filter(None, [adjectives, main, noun]))
         body = body[:start] + head + body[end:]
     elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
         # "lentils" before a dish is "lentil": "a lentil curry".

@@ -316,7 +316,7 @@ OTHERS = re.compile(
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
-    r"^(?:(?:and|or|but|ok(?:ay)?|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
+    r"^(?:(?:and|or|but|ok(?:ay)?|k|kk|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
     r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please|yum|yummy"
     r"|will do|btw|by the way|amazing|brilliant|wonderful|fab|excellent|noted|got it|fair enough)"
@@ -698,7 +698,9 @@ def switches_topic(message: str) -> bool:
         return False
 
     def holds(pointer: re.Match[str]) -> bool:
+        # "the zaatar one looked nice but honestly my real question is …": a remark before.
         between = message[pointer.end() : switch.start()]
-        return pointer.end() > switch.start() or "?" in between or not re.search(r"[.!]", between)
+        remark = re.search(r"[.!]|\bbut\b", between)
+        return pointer.end() > switch.start() or "?" in between or not remark
 
     return not any(holds(m) for m in INTO_THE_SET.finditer(message))
