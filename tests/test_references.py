@@ -2200,6 +2200,14 @@ def test_words_that_sound_like_a_change_of_topic_but_are_not(message):
     assert resolve(message, *turns).recipe_ids == ["granita"]
 
 
+def test_the_kind_of_the_whole_list_you_listed_is_the_list():
+    turns = ("sides for sausages", "- **Rösti**\n- **Fried Potatoes**\n- **Zarangollo** - a Murcian side")
+
+    resolved = resolve("out of all of the sides you listed which ones are vegan?", *turns)
+
+    assert resolved.recipe_ids == ["roesti", "fried-potatoes", "zarangollo"]
+
+
 def test_every_description_of_a_message_is_resolved():
     turns = ("egg dish for a brunch buffet", "A frittata, or a Spanish tortilla of eggs and potatoes.")
 

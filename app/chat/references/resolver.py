@@ -706,6 +706,12 @@ class Resolver:
                 continue
             if re.search(r"\b(?:like|similar to|than)\s+$", message[: match.start()], re.I):
                 continue  # "something like the swedish ones" compares; it picks none
+            if what.lower().endswith("s") and re.match(
+                r"\s+(?:that\s+)?(?:you|u)(?:'ve)?\s+(?:listed|mentioned|gave|said|suggested|named|recommended)\b",
+                message[match.end() :],
+                re.I,
+            ):
+                continue  # "which of the sauces you mentioned": the list, by what it is
             if re.search(r"\b(?:without|instead of|no|sub|swap|replace)\s+$", message[: match.start()], re.I):
                 continue  # "can i make it without the pork": an ingredient, not a dish
             if set(words(what)) & (QUICK | SLOW) and not re.search(
