@@ -33,6 +33,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("and something sweet for after?", "dessert", "dessert"),
         ("and for pudding?", "dessert", "dessert"),
         ("something for a weeknight", "weeknight dinner", "main"),
+        ("drinks for the kids", "drink", "drink"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):
@@ -42,6 +43,13 @@ def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, int
     assert word in read.text.split()
     assert read.text.startswith(question.split()[0])  # the question's own words stay, first
     assert read.filters.is_empty()  # an intent never filters
+
+
+def test_an_intent_is_not_read_beside_the_words_that_mean_it_is_not_meant():
+    read = read_question("and something to drink for the kids?")
+
+    assert "children" not in read.intents  # a drink for the kids wants no kid food
+    assert "meatballs" not in read.text
 
 
 @pytest.mark.parametrize("question", ["chicken curry", "lightly toasted bread", "a picnicking basket"])

@@ -29,6 +29,13 @@ class Intent:
     # Those of its phrases that say nothing of the dish in the catalog's words: not searched
     # ("cold day" would find cold soups, "starter" a sourdough starter).
     unsearched: re.Pattern[str] | None = None
+    # Phrases that, said too, mean it is not meant: "kids" asking for a drink wants no kid food.
+    unless: re.Pattern[str] | None = None
+
+
+def phrases(said: list[str]) -> re.Pattern[str]:
+    """Any of these phrases, matched whole, case and accents folded."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(fold(p)) for p in said) + r")(?!\w)")
 
 
 @cache
@@ -37,12 +44,13 @@ def intents() -> tuple[Intent, ...]:
     return tuple(
         Intent(
             entry["name"],
-            re.compile(r"(?<!\w)(?:" + "|".join(re.escape(fold(p)) for p in entry["when"]) + r")(?!\w)"),
+            phrases(entry["when"]),
             entry["search"],
             tuple(entry["when"]),
             re.compile(r"\b(?:" + "|".join(map(re.escape, entry["unsearched"])) + r")\b", re.I)
             if entry.get("unsearched")
             else None,
+            phrases(entry["unless"]) if entry.get("unless") else None,
         )
         for entry in entries
     )
@@ -55,7 +63,11 @@ def intent_names() -> list[str]:
 def read_intents(question: str) -> list[Intent]:
     """The intents that `question` says, in the lexicon's order."""
     said = fold(question)
-    return [intent for intent in intents() if intent.when.search(said)]
+    return [
+        intent
+        for intent in intents()
+        if intent.when.search(said) and not (intent.unless and intent.unless.search(said))
+    ]
 
 
 def named_intents(names: list[str]) -> list[Intent]:
