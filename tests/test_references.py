@@ -2586,6 +2586,20 @@ def test_a_time_limit_is_said_as_people_say_it():
     )
 
 
+def test_what_was_asked_before_a_new_occasion_is_not_carried_past_it():
+    turns = (
+        "need a vegetarian dinner tonight, 30 mins tops",
+        "The Pasta Arrabbiata or the Mushroom Stroganov.",
+        "perfect thats tonight sorted. my dad turns 60 on saturday, i want a showstopper beef main",
+        "The Beef Wellington or the Stoofvlees.",
+    )
+
+    question = resolve("and something to drink for the grown ups?", *turns).question
+
+    assert "vegetarian" not in question
+    assert "30 minutes" not in question
+
+
 def test_a_side_question_does_not_end_the_topic_it_interrupts():
     turns = (
         "oven just died. what can i make on the hob only, for 2",

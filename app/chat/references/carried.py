@@ -167,6 +167,9 @@ def one_dish(message: str) -> bool:
     return match is not None and any(w not in kinds for w in match["what"].lower().split())
 
 
+YES_NO = re.compile(r"^\W*(?:do|does|did|can|could|will|would|should)\b", re.I)
+
+
 def lasting_switch(text: str) -> bool:
     """A change of topic the talk does not come back from; a side question is one aside."""
     switch = SWITCH.search(text)
@@ -178,8 +181,17 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
     recipe and sets no diet for what follows."""
     users = [m.content for m in history if m.role == "user"]
+
+    def about_one(text: str) -> bool:
+        # "do arepas keep if i make a batch sunday?" asks about a dish said; it starts no topic.
+        return bool(names.named(text, loose=True) or ASKS_ABOUT.search(text) or YES_NO.match(text))
+
     since = max(
-        (n for n, text in enumerate(users) if lasting_switch(text) or moves_on(text, users[:n]) is not None),
+        (
+            n
+            for n, text in enumerate(users)
+            if lasting_switch(text) or moves_on(text, users[:n], about_one) is not None
+        ),
         default=0,
     )
     # The conversation's first message has nothing before it to ask about: "what can i chuck

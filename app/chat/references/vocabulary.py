@@ -632,7 +632,9 @@ NEW_PERSON = re.compile(
 PARTS = re.compile(r"(?<=[.!?])\s+(?=\S)|\s[—–]\s")
 
 
-def moves_on(message: str, earlier: Sequence[str], names_offered: Callable[[str], bool] = bool) -> int | None:
+def moves_on(
+    message: str, earlier: Sequence[str], names_offered: Callable[[str], bool] | None = None
+) -> int | None:
     """Where `message` starts a new topic without saying so, if it does: a request for an
     occasion or a drink that the earlier user turns (`earlier`) never spoke of, which points
     back at nothing, nor names a recipe offered (`names_offered`): "k thanks, going with the
@@ -665,7 +667,7 @@ def moves_on(message: str, earlier: Sequence[str], names_offered: Callable[[str]
             or focus_pointer(rest)
             or (POINTING_BACK.search(rest) and not FOOD_POINTER.search(rest))
             or (back and not (someone and someone.start() < back.start()))
-            or names_offered(rest)
+            or (names_offered is not None and names_offered(rest))
         )
 
     for n, (start, part) in enumerate(zip(starts, parts, strict=True)):
