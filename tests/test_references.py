@@ -2600,6 +2600,14 @@ def test_what_was_asked_before_a_new_occasion_is_not_carried_past_it():
     assert "30 minutes" not in question
 
 
+def test_something_to_drink_is_asked_for_as_drinks():
+    question = resolve(
+        "and something to drink for the grown ups?", "vegan dinner ideas", "The Lenten Chili."
+    ).question
+
+    assert question == "What about vegan drinks for the grown ups?"
+
+
 def test_a_side_question_does_not_end_the_topic_it_interrupts():
     turns = (
         "oven just died. what can i make on the hob only, for 2",

@@ -324,6 +324,8 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
         noun = inherited.dish or ("recipes" if plural else "recipe")
         end = head_match.end()
+        if drink := re.match(r"\s+to drink\b", body[end:], re.I):
+            noun, end = "drinks", end + drink.end()  # "something to drink": drinks
         # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
         quality = re.match(rf"\s+(?!(?:{NOT_A_QUALITY})\b)([a-z-]+)", body[end:], re.I)
         if head_match.group().lower() in ("something", "anything") and (
