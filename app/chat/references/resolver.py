@@ -746,12 +746,12 @@ class Resolver:
             # asked about first, holds the one described after.
             return None
         if spans:
+            spans.sort(key=lambda span: span[0])
             replaced = message
-            ids: list[str] = []
-            for start, end, titles, picked in sorted(spans, reverse=True):
+            for start, end, titles, _ in reversed(spans):
                 replaced = replaced[:start] + the(titles) + replaced[end:]
-                ids = [r.id for r in picked if r.id not in ids] + ids
-            return Resolution(finish(replaced, message), list(dict.fromkeys(ids)), rule="description")
+            ids = list(dict.fromkeys(r.id for *_, picked in spans for r in picked))
+            return Resolution(finish(replaced, message), ids, rule="description")
         if (relative := RELATIVE.search(message)) is not None and len(offered) > 1:
             # The set in view first, then the lists before it: "the one that doesn't need any
             # eggs" after a side question about two of the cookies.

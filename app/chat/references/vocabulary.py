@@ -646,7 +646,7 @@ def moves_on(
 
     def new(part: str) -> bool:
         occasions = [m.group() for m in OCCASION.finditer(part)]
-        return any(not re.search(rf"\b{o}\b", said, re.I) for o in occasions) or bool(
+        return any(not re.search(rf"\b{re.escape(o)}\b", said, re.I) for o in occasions) or bool(
             DRINK.search(part) and not DRINK.search(said)
         )
 
@@ -670,18 +670,18 @@ def moves_on(
             or (names_offered is not None and names_offered(rest))
         )
 
-    for n, (start, part) in enumerate(zip(starts, parts, strict=True)):
+    if any(adds(part) for part in parts):
+        return None
+    for start, part in zip(starts, parts, strict=True):
         if "?" in message[:start]:
             return None  # a question before is about the recipes offered
-        if any(adds(later) for later in parts[n:]):
-            return None
         rest = message[start:]
         asks = (
             REQUEST_OR_QUESTION.search(rest)
             or REQUEST.search(rest)
             or re.search(r"\b(?:need|whats)\b", rest, re.I)
         )
-        if new(part) and asks and not adds(part) and not points_back(rest):
+        if new(part) and asks and not points_back(rest):
             return start
     return None
 
