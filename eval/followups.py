@@ -134,6 +134,15 @@ SETS = {
     # Written by someone who saw no code, late in the tenth round, to stress topic switches;
     # measured once (6f57498), then studied.
     "development, round 33": HERE / "followups_thirtythird.jsonl",
+    # Written by someone who saw no code, at the end of the tenth round, to stress topic
+    # switches; measured once (f00766a), then studied.
+    "development, round 34": HERE / "followups_thirtyfourth.jsonl",
+    # Written by someone who saw no code, at the end of the tenth round; measured once
+    # (f00766a), then studied.
+    "development, round 35": HERE / "followups_thirtyfifth.jsonl",
+    # Written by someone who saw no code, at the end of the tenth round; measured once
+    # (f00766a), then studied.
+    "development, round 36": HERE / "followups_thirtysixth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

@@ -2578,6 +2578,46 @@ def test_a_pointer_in_a_remark_before_a_change_of_topic_keeps_nothing():
     assert resolved.recipe_ids == []
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("these are great!! what about desserts tho, she misses cake the most", "gluten-free desserts"),
+        ("these are great. soups too? its getting cold", "gluten-free soups"),
+        ("they wont touch seafood lol. beef?", "gluten-free recipes with beef"),
+        ("ok. and breakfast in bed the morning after?", "gluten-free breakfast"),
+        ("she's obsessed with aubergine, got anything with that?", "(gluten-free)"),
+        ("great and something sweet for after? it's a date night lol", "gluten-free"),
+    ],
+)
+def test_a_request_after_a_remark_on_the_set_keeps_what_was_asked(message, said):
+    turns = ("coeliac in the house, gluten free mains?", "- **Valencian Paella**\n- **Pulpo a la gallega**")
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert said in resolved.question
+
+
+def test_a_fragment_that_asks_for_nothing_carries_nothing():
+    turns = ("a bread from madeira?", "**Bolo do Caco**: the dough rises for 3 days.")
+
+    resolved = resolve("3 DAYS?? lol ok its wednesday night. can i cheat it with a shorter rise?", *turns)
+
+    assert resolved.recipe_ids == ["bolo-do-caco"]
+    assert "What about" not in resolved.question
+
+
+def test_anything_on_that_list_is_the_list():
+    turns = (
+        "finger food?",
+        "- **Sardine Cakes**\n- **Soleier**\n- **Kettle Chips**",
+        "soleier?",
+        "Pickled eggs.",
+    )
+
+    assert len(resolve("anything on that list i can do the day before?", *turns).recipe_ids) == 3
+
+
 def test_a_time_limit_is_said_as_people_say_it():
     turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
 

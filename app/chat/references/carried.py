@@ -222,14 +222,17 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         if not REQUEST.search(remarked["remark"]):
             return None
     # An emoji ends a sentence as a stop does: "he's moving out 😂 shrimp maybe?".
-    before, _, last = EMOJI_STOP.sub(". ", message.strip()).rpartition(". ")
+    text = EMOJI_STOP.sub(". ", message.strip())
+    end = max((m.end() for m in re.finditer(r"(?<=[.!])\s+(?=\S)", text)), default=0)
+    before, last = text[:end].rstrip(), text[end:]
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "perfect. and …" says nothing
     if said_before and ELLIPSIS_LEAD.sub("", last).strip(" ?!.,"):
-        # "my friend doesnt eat eggs. what about dessert?": the request is the last sentence.
+        # "my friend doesnt eat eggs. what about dessert?", "these are great!! what about
+        # desserts tho": the request is the last sentence.
         resolved = carry_over(last, history, names)
         if resolved is None:
             return None
-        return replace(resolved, question=f"{before}. {resolved.question}")
+        return replace(resolved, question=f"{before} {resolved.question}")
     before, _, last = message.strip().rpartition(", ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
     asks = ELLIPTICAL.match(last) and (last.rstrip().endswith("?") or ADDITIVE.match(last))
@@ -257,7 +260,11 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     one_anaphora = not DECLARATIVE.match(body) and re.search(
         r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I
     )
-    short_fragment = (len(body.split()) <= 4 and not FULL_QUESTION.match(body)) or bool(same)
+    # "and breakfast in bed the morning after?" asks for more of the same, said short; but
+    # "3 DAYS??" asks for nothing: a fragment says a food, a dish or a need.
+    short = len(body.split()) <= (6 if lead and re.search(r"\band\b", lead.group()) else 4)
+    says = not constraints([body], names).empty() or names.knows(body)
+    short_fragment = (short and says and not FULL_QUESTION.match(body)) or bool(same)
     # "the kids want pasta" is a sentence, however short.
     elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):

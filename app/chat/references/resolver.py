@@ -873,6 +873,9 @@ class Resolver:
             or ASKED_ANEW.match(body)
             or ASKED_ANEW.match(closing)
             or re.match(r"(?:what|how) about\b", closing, re.I)
+            # "these are great. soups too?", "they wont touch seafood lol. beef?": a short request.
+            or re.match(r"[\w' -]{1,30}\b(?:too|as well)\?", body, re.I)
+            or (len(body.split()) <= 2 and body.rstrip().endswith("?"))
             or WHAT_THERE_IS.search(closing)
             or SAME_BUT.match(body)
         )

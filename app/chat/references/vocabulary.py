@@ -37,7 +37,7 @@ SWITCH = re.compile(
 INTO_THE_SET = re.compile(
     r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b|\bwhat'?s left\b"
     r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones\b"
-    r"|\beverything (?:in|on) (?:ur|your|the) (?:list|table)\b"
+    r"|\b(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b"
     # "forget vegan. going back to ur list - number 3": back into the set.
     r"|\b(?:going |go |get |getting |coming )?back to (?:the|ur|your|that) \w+"
@@ -69,7 +69,8 @@ MORE = re.compile(
 # A set refused before a new request: "hmm, none of those. something with tofu?".
 REFUSED_SET = re.compile(
     r"^(?:\w+\W+)?(?:none of (?:those|these|them)|not (?:those|these|them)"
-    r"|not (?:really )?(?:feeling|into|loving|keen on) (?:any of )?(?:those|these|them))\s*[.,;:!?—–-]+\s*",
+    r"|not (?:really )?(?:feelin[g']?|into|loving|keen on) (?:any of )?(?:those|these|them))"
+    r"(?:\s+(?:tbh|honestly|lol|tho|though|really))*\s*[.,;:!?—–-]+\s*",
     re.I,
 )
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
@@ -180,13 +181,14 @@ NOT_POINTED = (
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
     # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
-    "|many|much|kinda|kind|sort|type|timeframe|range|vein"
+    "|many|much|kinda|kind|sort|type|timeframe|range|vein|list"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
     "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our|her|his|their"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
     "|freezing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
+    "|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|tomorrow"
 )
 # Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
 CLAUSE_OPENERS = "|".join(
@@ -205,7 +207,7 @@ FOCUS = re.compile(
     r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
     r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
-    r"|their)(?!\w)"
+    r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
@@ -239,7 +241,7 @@ SET_WORDS = re.compile(
     r"\b(those(?! lines)|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)|which ones?|wh?ich of|any of|thse"
-    r"|everything (?:in|on) (?:ur|your|the) (?:list|table)"
+    r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
     re.I,
 )
@@ -531,6 +533,12 @@ APPLIANCE_IT = re.compile(
 )
 
 
+# "she's obsessed with aubergine, got anything with that?": the "that" of a food just said.
+FOOD_THAT = re.compile(
+    r"\b(?:obsessed with|loves?|likes?|got|have|has|bought)\s+(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
+    r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
+    re.I,
+)
 # "what about bread, is that even possible": the "that" of what was just asked for.
 ASKED_FOR_IT = re.compile(
     r"\b(?:what|how) about [^.?!,]+,\s*(?:is|are|would|will|can|could|does)\s+(?P<it>that|it|this)\b", re.I
@@ -542,7 +550,9 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     "it" of a dish asked for ("anything with rice in it?", "what about bread, is that even
     possible") nor of an appliance just said."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
-    asked += [m.span("it") for it_said in (APPLIANCE_IT, ASKED_FOR_IT) for m in it_said.finditer(message)]
+    asked += [
+        m.span("it") for it_said in (APPLIANCE_IT, ASKED_FOR_IT, FOOD_THAT) for m in it_said.finditer(message)
+    ]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
@@ -600,7 +610,7 @@ def switch_start(message: str) -> int:
 # An occasion or a drink a request may be for: one the conversation has not spoken of is a new
 # topic ("perfect, sorted!! it's meant to snow so I want something hot, like a spiced wine").
 OCCASION = re.compile(
-    r"\b(?<!all )(?:tomorrow|tmrw|tmr|tonight|(?:this |the )?weekend|next (?:week|month|weekend)"
+    r"\b(?<!all )(?:tomorrow|tmrw|tmr|tonight|(?:this |the )?weekend|next (?:week|wk|month|weekend)"
     r"|later this (?:week|month)|(?:mon|tues|wednes|thurs|fri|satur|sun)day|birthday|bday|party|bbq"
     r"|barbecue|picnic|potluck|book club|(?:game|movie|date) night|christmas|thanksgiving|easter|brunch"
     r"|lunch(?:es)?|breakfast)\b",
