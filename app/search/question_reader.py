@@ -85,6 +85,12 @@ ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
 # steps use one are left out (their facts say "oven", app/search/recipe_facts.py).
+# "non-alcoholic drinks", "alcohol-free", "a mocktail": drinks with no alcohol in them; and a
+# drink for children, said in words that are searched ("something to drink for the kids").
+NO_ALCOHOL = re.compile(r"\b(?:non[- ]?alcoholic|alcohol[- ]free|booze[- ]free|virgin|mocktails?)\b", re.I)
+FOR_CHILDREN = re.compile(
+    r"\b(?:drinks?|something to drink) for (?:the )?(?:kids|children|little ones|toddlers)\b", re.I
+)
 NO_OVEN = re.compile(
     r"\b(?:no |without (?:an? |the |using the )?)oven\b"
     r"|\boven(?:'s|s)? (?:died|broke|(?:is |are )?(?:broken|dead|out|being (?:fixed|repaired)))"
@@ -211,6 +217,9 @@ def read_question(question: str) -> ReadQuestion:
     if NO_OVEN.search(question):
         excluded.append("oven")
         text = NO_OVEN.sub(" ", text)
+    if (NO_ALCOHOL.search(question) or FOR_CHILDREN.search(question)) and "alcohol" not in excluded:
+        excluded.append("alcohol")
+        text = NO_ALCOHOL.sub(" ", text)
     limit, said = time_limit(question)
     if said:
         # "Short on time - an hour max": the hurry is said by the limit too.
