@@ -2618,6 +2618,14 @@ def test_anything_on_that_list_is_the_list():
     assert len(resolve("anything on that list i can do the day before?", *turns).recipe_ids) == 3
 
 
+def test_a_need_is_said_once():
+    question = resolve(
+        "anything warm?", "non-alcoholic drinks for my kid's party?", "The Orange Glorious."
+    ).question
+
+    assert question.count("alcohol") == 1
+
+
 def test_a_time_limit_is_said_as_people_say_it():
     turns = ("chicken dinner under an hour?", "The Chicken Paprikash or the Apple Chicken.")
 

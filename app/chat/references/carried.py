@@ -119,7 +119,9 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         # "no oven" is said by the kitchen, not as an ingredient left out.
         kitchen = found.kitchen or ""
         bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
-        left_out = [e for e, thing in bare if not (kitchen and thing in kitchen)]
+        # … and "non-alcoholic" by the need, not again as "without alcohol".
+        said_by = f"{kitchen} {' '.join(found.diets)}"
+        left_out = [e for e, thing in bare if not (thing in said_by or f"non-{thing}" in said_by)]
         found.exclude += [e for e in left_out if e not in found.exclude]
         said = [re.sub(r"-ish$", "", w) for w in re.findall(r"[\w-]+", text.lower())]  # "mexican-ish"
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)

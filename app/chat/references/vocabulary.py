@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from app.chat.name_spelling import key
-from app.search.question_reader import NEGATED
+from app.search.question_reader import NEGATED, NO_ALCOHOL
 
 # A question aside: it changes the topic for itself alone, and the talk comes back after it.
 SIDE_QUESTION = r"side (?:q|question)"
@@ -447,9 +447,7 @@ DIET_WORDS = {
 NEEDS = {
     "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies))\b", re.I),
     "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
-    "non-alcoholic": re.compile(
-        r"\b(?:non[- ]?alcoholic|alcohol[- ]free|booze[- ]free|no (?:alcohol|booze)|mocktails?)\b", re.I
-    ),
+    "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
 }
 # A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
 SPICY = re.compile(
