@@ -41,6 +41,7 @@ from app.chat.references.vocabulary import (
     SWITCH,
     WANTING,
     focus_pointer,
+    last_sentence,
     moves_on,
 )
 from app.http.bodies import Message
@@ -224,9 +225,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         if not REQUEST.search(remarked["remark"]):
             return None
     # An emoji ends a sentence as a stop does: "he's moving out 😂 shrimp maybe?".
-    text = EMOJI_STOP.sub(". ", message.strip())
-    end = max((m.end() for m in re.finditer(r"(?<=[.!])\s+(?=\S)", text)), default=0)
-    before, last = text[:end].rstrip(), text[end:]
+    before, last = last_sentence(EMOJI_STOP.sub(". ", message.strip()))
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "perfect. and …" says nothing
     if said_before and ELLIPSIS_LEAD.sub("", last).strip(" ?!.,"):
         # "my friend doesnt eat eggs. what about dessert?", "these are great!! what about

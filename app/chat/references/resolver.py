@@ -102,6 +102,7 @@ from app.chat.references.vocabulary import (
     WHAT_THERE_IS,
     WHICHEVER,
     focus_pointer,
+    last_sentence,
     moves_on,
     switch_start,
     switches_topic,
@@ -114,6 +115,22 @@ from app.search.recipe_facts import facts
 POINTED_TURNS = 2
 # The rules that resolve a pointer to recipes, which may stand for the last question again.
 REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
+
+
+# Words of a message that pick recipes: where they start and end, the titles they are said as
+# ("vegan Lentil Soup"), and the recipes.
+Span = tuple[int, int, list[str], list[Recipe]]
+
+
+def replaced_spans(message: str, spans: Sequence[Span], rule: str) -> Resolution:
+    """The message with each span's words replaced by the titles of the recipes it picks,
+    which are all resolved, in the order said."""
+    ordered = sorted(spans, key=lambda span: span[0])
+    replaced = message
+    for start, end, titles, _ in reversed(ordered):
+        replaced = replaced[:start] + the(titles) + replaced[end:]
+    ids = list(dict.fromkeys(r.id for *_, picked in ordered for r in picked))
+    return Resolution(finish(replaced, message), ids, rule=rule)
 
 
 def as_read(history: Sequence[Message]) -> list[Message]:
@@ -570,7 +587,7 @@ class Resolver:
                 )
                 return Resolution(finish(replaced, message), [r.id for r in picked], rule="ordinal")
         # Every ordinal of the message: "the last one calls for mince … or the first one instead".
-        spans: list[tuple[int, int, list[Recipe]]] = []
+        spans: list[Span] = []
         for match in ORDINAL.finditer(message):
             # "that last one" goes whole: "the Pickled Red Onions".
             pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
@@ -590,15 +607,9 @@ class Resolver:
                 (p for candidates, items in lists if (p := self._picked(match, candidates, items))), []
             )
             if picked:
-                spans.append((pointer.start() if pointer else match.start(), match.end(), picked))
-        if not spans:
-            return None
-        replaced, ids = message, []
-        for start, end, picked in reversed(spans):
-            replaced = replaced[:start] + the([r.title for r in picked]) + replaced[end:]
-        for _, _, picked in spans:
-            ids += [r.id for r in picked if r.id not in ids]
-        return Resolution(finish(replaced, message), ids, rule="ordinal")
+                start = pointer.start() if pointer else match.start()
+                spans.append((start, match.end(), [r.title for r in picked], picked))
+        return replaced_spans(message, spans, "ordinal") if spans else None
 
     def _told_before(self, before: str, offered: list[Recipe]) -> Recipe | None:
         """The one recipe of the set that the sentence before a pointer describes: "not
@@ -682,15 +693,12 @@ class Resolver:
                 return resolution
         unread = False
         # Every description of the message: "the spanish one!! … or the italian one instead".
-        spans: list[tuple[int, int, list[str], list[Recipe]]] = []
+        spans: list[Span] = []
         for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
-            if spans and (
-                any(s < match.end() and match.start() < e for s, e, _, _ in spans)
-                or not re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
-            ):
+            said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
+            if spans and (not said_one or any(s < match.end() and match.start() < e for s, e, *_ in spans)):
                 continue  # after a first, only "the … one": "sub chicken for the beef" is food
             what = match["what"]
-            said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
             after = re.match(rf"\s+(?!(?:{AFTER_DESCRIPTION})(?![\w'-]))[\w'-]", message[match.end() :], re.I)
             if not said_one and after:
                 continue  # "a trip to the asian store": "the asian" describes the store
@@ -746,12 +754,7 @@ class Resolver:
             # asked about first, holds the one described after.
             return None
         if spans:
-            spans.sort(key=lambda span: span[0])
-            replaced = message
-            for start, end, titles, _ in reversed(spans):
-                replaced = replaced[:start] + the(titles) + replaced[end:]
-            ids = list(dict.fromkeys(r.id for *_, picked in spans for r in picked))
-            return Resolution(finish(replaced, message), ids, rule="description")
+            return replaced_spans(message, spans, "description")
         if (relative := RELATIVE.search(message)) is not None and len(offered) > 1:
             # The set in view first, then the lists before it: "the one that doesn't need any
             # eggs" after a side question about two of the cookies.
@@ -859,11 +862,7 @@ class Resolver:
         was asked: "these look nice but … anything with tofu instead?", or a remark and then
         a request in the last sentence, "bookmarking the dahl for tmrw. what about something
         sweet?"."""
-        # The last sentence after a stop ("these look good!! … what about soups"); a question
-        # with a remark after it stays whole ("what about dessert? same time limit").
-        text = message.strip()
-        end = max((m.end() for m in re.finditer(r"(?<=[.!])\s+(?=\S)", text)), default=0)
-        before, last = text[:end].rstrip(), text[end:]
+        before, last = last_sentence(message.strip())
         body = ELLIPSIS_LEAD.sub("", last)
         # "… this giant bag of lentils, got anything with those": the request closes the message.
         closing = body.rpartition(", ")[2]

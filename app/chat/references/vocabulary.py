@@ -567,6 +567,14 @@ REQUEST_OR_QUESTION = re.compile(r"\?|\b(?:how|what|which|any|got|recipe|ideas?)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
 
 
+def last_sentence(text: str) -> tuple[str, str]:
+    """What is said before the last sentence ended by "." or "!", and that sentence ("these
+    look good!! what about soups"); a question keeps the remark after it ("what about
+    dessert? same time limit")."""
+    end = max((m.end() for m in re.finditer(r"(?<=[.!])\s+(?=\S)", text)), default=0)
+    return text[:end].rstrip(), text[end:]
+
+
 # A sentence that settles on a recipe offered: "goulash it is then", "beef one for sure",
 # "yogurt cake she'll love that", "tetrazzini looks like a winner".
 SETTLED = re.compile(
@@ -637,7 +645,7 @@ NEW_PERSON = re.compile(
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
     re.I,
 )
-PARTS = re.compile(r"(?<=[.!?])\s+(?=\S)|\s[—–]\s")
+PARTS = re.compile(rf"{SENTENCE_END.pattern}|\s[—–]\s")
 
 
 def moves_on(
