@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.chat.data_phrasing import facts
+from app.chat.data_phrasing import facts, key_ingredients
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
 from app.recipes import Recipe, read_catalog
@@ -70,7 +70,8 @@ def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client
 
     system = llm.stream_calls[0]["messages"][0]["content"]
     recipe = stroganov()
-    assert appear_in_order(system, [recipe.title, facts(recipe)])
+    # The ingredients are cut, so their first few names stand in for them after the facts.
+    assert appear_in_order(system, [recipe.title, facts(recipe), ", ".join(key_ingredients(recipe))])
     assert not any(step in system for step in recipe.steps)
     assert llm.stream_calls[0]["max_tokens"] == 80
 
@@ -82,7 +83,9 @@ def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write
 
     system = llm.stream_calls[0]["messages"][0]["content"]
     recipe = stroganov()
-    assert appear_in_order(system, [recipe.title, facts(recipe), *recipe.steps])
+    assert appear_in_order(system, [recipe.title, facts(recipe), *recipe.ingredients, *recipe.steps])
+    # A whole ingredient list is not summed up before it as well: each name is sent once.
+    assert system.count(key_ingredients(recipe)[0]) == 1
     assert llm.stream_calls[0]["max_tokens"] == 600
 
 

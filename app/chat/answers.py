@@ -53,22 +53,23 @@ CITATION = re.compile(r"\s?\[[a-z0-9][a-z0-9-]*\]")
 
 def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
     """A recipe as the model sees it: its title and id, then the facts that answer most
-    questions (time, servings, diets, key ingredients), then its description, ingredients
-    and steps, cut at `max_chars`. The facts come first, so a small budget keeps them."""
+    questions (time, servings, diets), then its description, ingredients and steps, cut at
+    `max_chars`. The facts come first, so a small budget keeps them; when the budget cuts the
+    ingredients, their first few names stand in for them, right after the facts."""
     about = facts(recipe)
-    lines = [
-        f"{recipe.title} [{recipe.id}]: {about or 'time and servings not given'}.",
-        "Key ingredients: " + ", ".join(key_ingredients(recipe)) + ".",
-    ]
-    if recipe.description:
-        lines.append(f"Description: {recipe.description}")
-    lines.append("Ingredients: " + "; ".join(recipe.ingredients))
-    lines.append("Steps: " + " ".join(f"{n}) {step}" for n, step in enumerate(recipe.steps, 1)))
-    text = "\n".join(lines)
+    head = f"{recipe.title} [{recipe.id}]: {about or 'time and servings not given'}."
+    details = [f"Description: {recipe.description}"] if recipe.description else []
+    ingredients = "Ingredients: " + "; ".join(recipe.ingredients)
+    steps = "Steps: " + " ".join(f"{n}) {step}" for n, step in enumerate(recipe.steps, 1))
+    whole = "\n".join([head, *details, ingredients])
+    if len(whole) > max_chars:
+        head += "\nKey ingredients: " + ", ".join(key_ingredients(recipe)) + "."
+    text = "\n".join([head, *details, ingredients, steps])
     if len(text) <= max_chars:
         return text
     # Never cut inside the first line: it holds the facts the guard checks the answer against.
-    return text[: max(max_chars, len(lines[0])) - 1].rstrip() + "…"
+    first_line = len(head.split("\n", 1)[0])
+    return text[: max(max_chars, first_line) - 1].rstrip() + "…"
 
 
 def answer_messages(
