@@ -143,6 +143,17 @@ SETS = {
     # Written by someone who saw no code, at the end of the tenth round; measured once
     # (f00766a), then studied.
     "development, round 36": HERE / "followups_thirtysixth.jsonl",
+    # Written by someone who saw no code, before the eleventh round; measured once (d02209a),
+    # then studied.
+    "development, round 37": HERE / "followups_thirtyseventh.jsonl",
+    "development, round 38": HERE / "followups_thirtyeighth.jsonl",
+    # Written by someone who saw no code, before the eleventh round, to stress topic switches;
+    # measured once (d02209a), then studied.
+    "development, round 39": HERE / "followups_thirtyninth.jsonl",
+    "development, round 41": HERE / "followups_fortyfirst.jsonl",
+    # Written by someone who saw no code, before the eleventh round; measured once (d02209a),
+    # then studied.
+    "development, round 42": HERE / "followups_fortysecond.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -197,6 +208,12 @@ SETS = {
     # Written by someone who saw no code, early in the tenth round; measured only on its start
     # (ba62bd3) and on its final code, never studied.
     "held out, round 19": HERE / "followups_holdout_19.jsonl",
+    # Written by someone who saw no code, before the eleventh round; measured only on its start
+    # (d02209a) and on its final code, never studied.
+    "held out, round 20": HERE / "followups_holdout_20.jsonl",
+    # Written by someone who saw no code, before the eleventh round, to stress topic switches;
+    # measured only on its start (d02209a) and on its final code, never studied.
+    "held out, round 21": HERE / "followups_holdout_21.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -213,6 +230,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 17",
         "held out, round 18",
         "held out, round 19",
+        "held out, round 20",
+        "held out, round 21",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -2778,3 +2778,90 @@ def test_a_choice_then_a_question_about_it_stays_on_it():
     assert resolve("ill go with the quicker one. can i skip the wine?", *turns).recipe_ids == [
         "mushroom-risotto"
     ]
+
+
+# Eleventh round: remarks on the set, and words that point at nothing.
+
+SPANISH = (
+    "easy spanish dishes?",
+    "1. **Spanish Tortilla** - potato and onion omelette\n2. **Chorizo & Chickpea Soup**\n"
+    "3. **Zarangollo**\n4. **Sopa de Lentejas**",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "those are all savoury — got a spanish sweet one?",
+        "those are all kinda eggy tho. what about something with rice, still spanish obviously",
+    ],
+)
+def test_a_remark_on_the_set_then_a_request_for_another_dish_is_not_about_the_set(message):
+    resolved = resolve(message, *SPANISH)
+
+    assert resolved.recipe_ids == []
+    assert "Tortilla" not in resolved.question
+
+
+def test_the_question_after_a_remark_on_one_of_them_asks_about_them_all():
+    turns = (
+        "tofu recipes my bf won't complain about?",
+        "1. **Hoisin Tofu and Broccoli**\n2. **Tofu and Cashew Chow Mein**\n3. **Tofu Stir Fry**\n"
+        "4. **Mapo Tofu** - spicy Sichuan tofu with pork",
+    )
+
+    resolved = resolve("he'd go nuts for the mapo one lol. do all of these need a wok tho?", *turns)
+
+    assert len(resolved.recipe_ids) == 4
+
+
+FISH = (
+    "a cooler of fish, help",
+    "- **Fried Anglerfish Fillet**\n- **Baked Trout**\n- **Broiled Trevally**\n"
+    "- **Aljotta** - a Maltese fish soup",
+)
+
+
+def test_a_set_aside_said_with_an_intensifier_leaves_that_one_out():
+    message = "soup is sooo not happening in this heat wave, but out of the rest which one is least fiddly?"
+
+    resolved = resolve(message, *FISH)
+
+    assert resolved.recipe_ids == ["fried-anglerfish-fillet", "baked-trout", "broiled-trevally"]
+
+
+def test_what_the_user_will_not_do_sets_no_recipe_aside_and_loses_no_words():
+    message = "of the remaining which is quicker, i'm not waiting 2 hrs"
+
+    resolved = resolve(message, *FISH)
+
+    assert "i'm not waiting 2 hrs" in resolved.question
+    assert len(resolved.recipe_ids) == 4
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # "X it is" says a choice; "it shows" and "its freeeezing" point at nothing.
+        "tortilla it is for the kids then. for us tho, anything with chorizo that isn't soup?",
+        "lol i never eat breakfast and it shows. whats a breakfast drink, smoothie-ish?",
+        "ok and for the grown-ups later, something warm w booze in it? its freeeezing here",
+    ],
+)
+def test_idioms_with_it_point_at_no_recipe(message):
+    resolved = resolve(message, *SPANISH[:1], SPANISH[1], "is the tortilla gluten free?", "Yes, it is.")
+
+    assert resolved.recipe_ids == []
+    assert "Spanish Tortilla" not in resolved.question
+
+
+def test_that_after_a_meal_just_said_is_the_meal_and_both_days_counts_no_recipes():
+    turns = (
+        "gluten free desserts for my gf's visit",
+        "- **Tarta de Santiago**\n- **Pavlova**\n- **Brigadeiro**",
+    )
+
+    resolved = resolve("sweet. she's here for breakfast both days too, anything for that?", *turns)
+
+    assert resolved.recipe_ids == []
+    assert "gluten-free" in resolved.question

@@ -72,6 +72,7 @@ from app.chat.references.vocabulary import (
     INSTEAD,
     INTO_THE_SET,
     MEAL,
+    NEW_ONE,
     NOT_MADE,
     NUMBER_WORDS,
     ONE_WITH,
@@ -90,6 +91,7 @@ from app.chat.references.vocabulary import (
     SCALING,
     SENTENCE_END,
     SERVING,
+    SET_ASKED,
     SET_COUNT,
     SET_KIND,
     SET_LEAD,
@@ -753,6 +755,11 @@ class Resolver:
             # "which of these could she drink?? also is the irish coffee one strong": the set,
             # asked about first, holds the one described after.
             return None
+        then = message[max((end for _, end, _, _ in spans), default=0) :]
+        if spans and (stop := SENTENCE_END.search(then)) and SET_ASKED.search(then[stop.end() :]):
+            # "the plov one sounds like a whole project. do any of them use leftover rice?":
+            # the question after the remark asks about the set.
+            return None
         if spans:
             return replaced_spans(message, spans, "description")
         if (relative := RELATIVE.search(message)) is not None and len(offered) > 1:
@@ -863,6 +870,10 @@ class Resolver:
         a request in the last sentence, "bookmarking the dahl for tmrw. what about something
         sweet?"."""
         before, last = last_sentence(message.strip())
+        if not before:
+            # "those are all savoury — got a spanish sweet one?": a dash ends the remark too.
+            before, _, last = message.strip().rpartition(" — ")
+            before, last = (before, last) if before else ("", message.strip())
         body = ELLIPSIS_LEAD.sub("", last)
         # "… this giant bag of lentils, got anything with those": the request closes the message.
         closing = body.rpartition(", ")[2]
@@ -870,6 +881,7 @@ class Resolver:
             ADDITIVE.match(body)
             or ADDITIVE.match(last.strip())
             or ASKED_ANEW.match(body)
+            or ASKED_ANEW.match(last.strip())
             or ASKED_ANEW.match(closing)
             or re.match(r"(?:what|how) about\b", closing, re.I)
             # "these are great. soups too?", "they wont touch seafood lol. beef?": a short request.
@@ -878,10 +890,29 @@ class Resolver:
             or WHAT_THERE_IS.search(closing)
             or SAME_BUT.match(body)
         )
-        after_remark = before and additive and not re.search(r"\bones?\b", body, re.I)
+        # "the vegan one?" picks from the set; "got a spanish sweet one?" asks for another.
+        picking = re.search(
+            r"\b(?:the|that|this|which|each)\s+(?:[\w'-]+\s+){0,2}ones?\b|\bones? of\b", body, re.I
+        )
+        after_remark = before and additive and not picking
         if not (INSTEAD.search(message) or after_remark):
             return None
-        return carry_over(message, self._history, self.names)
+        carried = carry_over(message, self._history, self.names)
+        if carried is None and after_remark and self._remarked_on(before, last, offered):
+            # "those are all savoury — got a spanish sweet one?" says again what it asks for
+            # and inherits nothing; but it asks for another dish, not one of those.
+            return Resolution(message, self.names.named(message))
+        return carried
+
+    def _remarked_on(self, before: str, last: str, offered: list[Recipe]) -> bool:
+        """Whether only the remark points at the recipes offered, and the request after it asks
+        for another dish ("a sweet one", "something with potato") and points at none."""
+        return bool(
+            SET_WORDS.search(before)
+            and NEW_ONE.search(last)
+            and not (SET_WORDS.search(last) or ORDINAL.search(last) or focus_pointer(last))
+            and not {r.id for r in offered} & {*self.names.named(last)}
+        )
 
     def _picked_by(
         self,

@@ -145,7 +145,9 @@ RELATIVE = re.compile(
 # The words of a description up to the next stop: "white beans and greens tho".
 RELATIVE_TAIL = re.compile(r"(?:(?! - )[^.?!,;:()—–])*")
 # A request of its own after a remark: "these are good but … anything with beans in?".
-ASKED_ANEW = re.compile(r"(?:anything|something|got any)\b", re.I)
+ASKED_ANEW = re.compile(r"(?:anything|something|got (?:any|an?))\b", re.I)
+# Another dish than those offered: "got a spanish sweet one?", "something with potato".
+NEW_ONE = re.compile(r"\b(?:an?|any|some)\s+(?:[\w'-]+\s+){0,3}ones?\b|\b(?:something|anything)\b", re.I)
 # A new request in place of the set: "these look nice but … anything with tofu instead?".
 INSTEAD = re.compile(
     r"\b(?:anything|something|any recipes?|any ideas?|what can (?:i|we) (?:do|make|cook))\b"
@@ -187,7 +189,7 @@ NOT_POINTED = (
 IT_IS = (
     "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our|her|his|their"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
-    "|freezing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
+    "|fre+zing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
     "|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|tomorrow"
 )
 # Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
@@ -205,7 +207,7 @@ FOCUS = re.compile(
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)(?! all (?:week|day|night|weekend)\b)"
     # "dont care if it takes all afternoon": the cooking, however long.
     r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
-    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|freezing"
+    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
     r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
@@ -238,11 +240,19 @@ CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|sho
 SET_WORDS = re.compile(
     # "either serve it cold or reheat it" points at nothing.
     # "anything along those lines" points at no recipe.
-    r"\b(those(?! lines)|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)|both|all of them|all three"
+    # "here both days" counts days, not recipes.
+    r"\b(those(?! lines)|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)"
+    r"|both(?!\s+(?:days|nights|weekends|meals|times))|all of them|all three"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)|which ones?|wh?ich of|any of|thse"
     r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
+    re.I,
+)
+# A question about the whole set: "do any of them use leftover rice?", "do all of these need a wok?".
+SET_ASKED = re.compile(
+    r"\b(?:any|all|each|which|either|both) of (?:them|those|these)\b|\ball (?:of )?(?:these|those)\b"
+    r"|^\W*(?:[\w']+\W+){0,4}?(?:do|are|can|will|would|could) (?:they|these|those)\b",
     re.I,
 )
 # A question that asks to choose one: its answer names the chosen one first.
@@ -271,6 +281,9 @@ EXCLUDED = re.compile(
     r"(?:had|did|made|cooked|bringing|brought)"
     # "i don't like", "my friend doesnt eat": a dislike, which leaves out every recipe with it.
     rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)"
+    # "i'm not waiting 2 hrs", "not happening": what the user will not do, no recipe.
+    r"(?!(?<=\bnot\s)(?:waiting|happening|spending|going|turning|standing|buying|hunting|getting|trying"
+    r"|paying|driving|looking|planning)\b)"
     r"(?P<what>[\w'-]+?(?:\s+(?!(?:so|which|what|how|is|are|do|does|can|could|would|should|pls|please|for"
     r"|thanks|last|yesterday|already|haha|lol)\b)[\w'-]+)?)"
     r"(?:\s+one)?)(?:\s+(?:pls|please|thanks|last night|yesterday|already|lately|for now))*"
@@ -287,8 +300,10 @@ RULED_OUT = re.compile(
     # "… fishy so that one's a hard no": no "so" or "and" in what is set aside.
     r"\b(?P<clause>(?:the\s+)?(?!(?:so|and|but|then|because|cos|as|or)\b)"
     r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
-    # "the brazilian one's a no", "the slow cooker one is off the table".
-    r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)|(?P<firmly>off the table"
+    # "the brazilian one's a no", "the slow cooker one is off the table", "soup is sooo not
+    # happening".
+    r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)"
+    r"|(?:(?:so+|really|totally|just|def(?:initely)?)\s+)?(?P<firmly>off the table"
     r"|a (?:hard |big |definite )?no(?:[- ]go)?\b(?![- ]brainer)"
     r"|a (?:hard )?pass\b|out of the question|not happening)"
     # "the tunisian one is tempting but … the others then".
@@ -543,13 +558,30 @@ ASKED_FOR_IT = re.compile(
 )
 
 
+# "she's here for breakfast too, anything for that?": the "that" of a meal just said.
+MEAL_THAT = re.compile(
+    r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|afters|snacks?|party|picnic|potluck|bbq)\b"
+    r"[^.?!]*?\b(?:for|with)\s+(?P<it>that|it)\b",
+    re.I,
+)
+
+# "spiced apple ones it is for the kids then": a choice said, not a pointer; nor is the "it"
+# of "i never eat breakfast and it shows".
+CHOSEN_IT = re.compile(
+    r"(?:\b[\w'-]+\s+(?=it\s+is\b\s*(?:then|for|tonight|today|[^\w\s]|$))|\b(?=it\s+shows\b))(?P<it>it)\b",
+    re.I,
+)
+
+
 def focus_pointer(message: str) -> re.Match[str] | None:
     """The first word of `message` that points at the recipe in focus (FOCUS), but not the
     "it" of a dish asked for ("anything with rice in it?", "what about bread, is that even
-    possible") nor of an appliance just said."""
+    possible") nor of an appliance, a food or a meal just said."""
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     asked += [
-        m.span("it") for it_said in (APPLIANCE_IT, ASKED_FOR_IT, FOOD_THAT) for m in it_said.finditer(message)
+        m.span("it")
+        for it_said in (APPLIANCE_IT, ASKED_FOR_IT, FOOD_THAT, MEAL_THAT, CHOSEN_IT)
+        for m in it_said.finditer(message)
     ]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
@@ -623,7 +655,7 @@ OCCASION = re.compile(
     re.I,
 )
 DRINK = re.compile(
-    r"\b(?:drinks?|cocktails?|mocktails?|boozy|punch|mulled|(?:spiced|hot) wine|sangria|lemonade"
+    r"\b(?:drinks?|cocktails?|mocktails?|boozy|booze|punch|mulled|(?:spiced|hot) wine|sangria|lemonade"
     r"|smoothies?|hot chocolate|eggnog)\b",
     re.I,
 )
