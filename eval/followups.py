@@ -150,6 +150,11 @@ SETS = {
     # Written by someone who saw no code, before the eleventh round, to stress topic switches;
     # measured once (d02209a), then studied.
     "development, round 39": HERE / "followups_thirtyninth.jsonl",
+    # Written by someone who saw no code, before the eleventh round; measured once (d02209a),
+    # then studied.
+    "development, round 40": HERE / "followups_fortieth.jsonl",
+    # Written by someone who saw no code, before the eleventh round, to stress topic switches;
+    # measured once (d02209a), then studied.
     "development, round 41": HERE / "followups_fortyfirst.jsonl",
     # Written by someone who saw no code, before the eleventh round; measured once (d02209a),
     # then studied.

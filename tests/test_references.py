@@ -2865,3 +2865,75 @@ def test_that_after_a_meal_just_said_is_the_meal_and_both_days_counts_no_recipes
 
     assert resolved.recipe_ids == []
     assert "gluten-free" in resolved.question
+
+
+def test_a_request_after_a_dash_inherits_what_was_asked():
+    turns = ("15 min for lunch, what can i make", "- **Quesadilla** (5 min)\n- **Simple Tuna Salad** (5 min)")
+
+    resolved = resolve(
+        "lol no thank u. i have a dozen eggs that need using before they expire tho — anything with eggs"
+        " in that same time frame?",
+        *turns,
+    )
+
+    assert resolved.recipe_ids == []
+    assert "15 minutes" in resolved.question
+
+
+COOKIES = (
+    "bake sale cookies that make a LOT",
+    "| Cookie | Notes |\n|---|---|\n| Greek Easter Cookies | 10 eggs, 9 cups of flour |\n"
+    "| Sand Tarts | topped with chopped almonds |\n| Matcha Cookies | with macadamia nuts |\n"
+    "| Oatmeal Cookies | classic |",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the greek ones are too much for me honestly. any of the rest nut free tho? strict no nuts policy",
+        "ok skipping the greek ones, 10 eggs?? of what's left, which ones have no nuts in them?",
+    ],
+)
+def test_a_set_aside_said_loosely_then_a_need_keeps_the_need_and_the_others(message):
+    resolved = resolve(message, *COOKIES)
+
+    assert resolved.recipe_ids == ["sand-tarts", "matcha-cookies", "oatmeal-cookies"]
+    assert "nuts" in resolved.question  # the need is the user's, not a recipe set aside
+
+
+def test_the_one_second_from_the_bottom_is_the_second_to_last():
+    turns = (
+        "pork chop ideas",
+        "1. **Sticky Porkchops**\n2. **Miso Ginger Pork**\n3. **Marinated Pork Steaks**",
+    )
+
+    resolved = resolve("i'll go with the one second from the bottom — does it need a grill?", *turns)
+
+    assert resolved.recipe_ids == ["miso-ginger-pork"]
+
+
+def test_the_one_that_does_not_get_cooked_is_read_from_the_recipes_data():
+    turns = (
+        "summery seafood dinners",
+        "- **Ceviche**\n- **Shrimp and Grits**\n- **Newfoundland Cod Chowder**",
+    )
+
+    resolved = resolve(
+        "its 35 degrees so the one that doesn't get cooked at all — is it safe to eat?", *turns
+    )
+
+    assert resolved.recipe_ids == ["ceviche"]
+
+
+def test_the_others_after_a_dash_leave_out_the_one_named_before_it():
+    turns = (
+        "veggie curry night, one of them is vegan",
+        "- **Red Lentil Dahl**\n- **Fall Vegetable and Chickpea Curry**\n- **Paneer Tikka Masala**",
+    )
+
+    resolved = resolve(
+        "we've done the dahl 3x this month 😂 so leaving that aside — which of the others?", *turns
+    )
+
+    assert resolved.recipe_ids == ["fall-vegetable-and-chickpea-curry", "paneer-tikka-masala"]

@@ -72,6 +72,7 @@ from app.chat.references.vocabulary import (
     INSTEAD,
     INTO_THE_SET,
     MEAL,
+    NEEDS_NO,
     NEW_ONE,
     NOT_MADE,
     NUMBER_WORDS,
@@ -80,6 +81,7 @@ from app.chat.references.vocabulary import (
     ORDINAL_PAIR,
     ORDINALS,
     OTHERS,
+    PARTS,
     PASSED_ON,
     POINTER,
     QUICK,
@@ -453,6 +455,10 @@ class Resolver:
             what = match["what"]
             if re.match(r"one of\b", what, re.I):
                 continue  # "i don't have one of those": a thing the user lacks, no recipe
+            if match["clause"].lower() in ("no", "without") and NEEDS_NO.search(
+                message[: match.start("clause")]
+            ):
+                continue  # "which ones have no dairy", "a strict no nuts policy": a need, said in a request
             if DURATION.match(what) and not re.search(r"\b(?:the|that|ones?)\b", match["clause"], re.I):
                 continue  # "i dont have 3 hours": the user's time, not "the 8 hour one"
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
@@ -549,7 +555,7 @@ class Resolver:
         """ "the cabbage one is a bit late to start. are any of the rest ok?": the rest are
         the set without the one a sentence before them points at, however it is put aside."""
         rest = OTHERS.search(message)
-        ends = [m.end() for m in SENTENCE_END.finditer(message[: rest.start()])] if rest else []
+        ends = [m.end() for m in PARTS.finditer(message[: rest.start()])] if rest else []
         if rest is None or not ends:
             return None
         said = message[: ends[-1]]
@@ -592,11 +598,18 @@ class Resolver:
         spans: list[Span] = []
         for match in ORDINAL.finditer(message):
             # "that last one" goes whole: "the Pickled Red Onions".
-            pointer = re.search(r"\b(?:that|this)\s+$", message[: match.start()], re.I)
+            # "the one second from the bottom" goes whole too.
+            pointer = re.search(
+                r"\b(?:that|this|the (?:one|recipe|dish))\s+$", message[: match.start()], re.I
+            )
             # "2nd one can i…" points as "the second one" does.
             said_one = re.search(r"\b(?:one|recipe|option|dish|suggestion)s?$", match.group(0), re.I)
             # "should've said this first" without "one": "first" is a word of the sentence.
-            pointed = match.group(0).lower().startswith("the") or said_one is not None
+            pointed = (
+                match.group(0).lower().startswith("the")
+                or said_one is not None
+                or (pointer is not None and pointer.group().lower().startswith("the"))
+            )
             if not (match["number"] or match["letter"]) and not pointed and not match["count"]:
                 # A bare "first" or "last" is a word of the sentence ("what do I do first?").
                 continue
@@ -790,9 +803,12 @@ class Resolver:
         """ "the one that doesnt need baking", "the one that makes 12", "the one with (no) X":
         the recipes of `offered` that fit, if some do and some don't."""
         if (not_made := NOT_MADE.search(message)) is not None:
-            how = (not_made["how"] or not_made["no"] or not_made["without"]).lower()
-            lacking = "fried" if "fr" in how else "oven"
-            picked = [r for r in offered if lacking not in facts(r)]
+            if not_made["raw"] or not_made["nocook"]:
+                picked = [r for r in offered if "no-cook" in facts(r)]
+            else:
+                how = (not_made["how"] or not_made["no"] or not_made["without"]).lower()
+                lacking = "fried" if "fr" in how else "oven"
+                picked = [r for r in offered if lacking not in facts(r)]
             if (resolution := self._picked_by(message, not_made, picked, offered)) is not None:
                 return resolution
         if (serving := SERVING.search(message)) is not None:
@@ -870,10 +886,11 @@ class Resolver:
         a request in the last sentence, "bookmarking the dahl for tmrw. what about something
         sweet?"."""
         before, last = last_sentence(message.strip())
-        if not before:
+        joint = " "
+        if " — " in last:
             # "those are all savoury — got a spanish sweet one?": a dash ends the remark too.
-            before, _, last = message.strip().rpartition(" — ")
-            before, last = (before, last) if before else ("", message.strip())
+            said, joint, last = last.rpartition(" — ")
+            before = f"{before} {said}".strip()
         body = ELLIPSIS_LEAD.sub("", last)
         # "… this giant bag of lentils, got anything with those": the request closes the message.
         closing = body.rpartition(", ")[2]
@@ -898,6 +915,10 @@ class Resolver:
         if not (INSTEAD.search(message) or after_remark):
             return None
         carried = carry_over(message, self._history, self.names)
+        if carried is None and after_remark and (request := carry_over(last, self._history, self.names)):
+            # "i have a dozen eggs that need using before they expire tho — anything with eggs
+            # in that same time frame?": the request after the remark inherits.
+            carried = replace(request, question=f"{before}{joint}{request.question}")
         if carried is None and after_remark and self._remarked_on(before, last, offered):
             # "those are all savoury — got a spanish sweet one?" says again what it asks for
             # and inherits nothing; but it asks for another dish, not one of those.

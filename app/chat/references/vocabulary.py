@@ -76,6 +76,7 @@ REFUSED_SET = re.compile(
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
 ORDINALS |= {"second to last": -2, "second-to-last": -2, "penultimate": -2}
+ORDINALS |= {"second from the bottom": -2, "second from the end": -2, "second from last": -2}
 # The longest first, so that "second to last" is not read as "second".
 ORDINAL_WORDS = "|".join(sorted(ORDINALS, key=len, reverse=True))
 COUNTS = {"two": 2, "three": 3, "2": 2, "3": 3}
@@ -124,7 +125,11 @@ NOT_MADE = re.compile(
     r"(?: to)?(?: be)? (?:any |an? |the )?(?P<how>bak(?:e|ed|ing)|oven|(?:deep[- ]?)?fr(?:y|ied|ying))\b"
     r"(?: (?:it |them )?in (?:an? |the )?(?:[\w-]+ ){0,2}?(?:oil|oven|pan|fat))?"
     r"|\bthe no[- ](?P<no>bake) (?:one|recipe|dish)s?\b"
-    r"|\bthe (?:one|recipe|dish)s? (?:without|w/o|with no) (?:an? |the )?(?P<without>oven)\b",
+    r"|\bthe (?:one|recipe|dish)s? (?:without|w/o|with no) (?:an? |the )?(?P<without>oven)\b"
+    # "the one that doesn't get cooked at all", "the no-cook one": by its data, no heat at all.
+    r"|\bthe (?:one|recipe|dish)s? (?:that |which |you |u )?(?:does ?n[o']?t|dont|don't|do not|never)"
+    r" (?:even )?(?:get |need to be |have to be )?(?P<raw>cook(?:ed)?)\b(?: at all\b)?"
+    r"|\bthe no[- ](?P<nocook>cook) (?:one|recipe|dish)s?\b",
     re.I,
 )
 # "the one that makes 12 portions", "the one that serves 8".
@@ -139,7 +144,10 @@ RELATIVE = re.compile(
     # "the one cooked in a cauldron for hours" says its clause without "that".
     r"\bthe (?:one|recipe|dish) (?:thats|that|which|where|you|u|we|i|(?=(?:\w+ed|made|done)\b))\b"
     # "… just potatoes onions and oil, no butter or milk anywhere": what it lacks, said after.
-    r"(?P<clause>(?:(?! - )[^.?!,;:()—–])*(?:,\s*(?:no|without|not|nothing)\b(?:(?! - )[^.?!,;:()—–])*)?)",
+    # It ends at a stop, a dash, an emoji or a "but": "… comes with applesauce 😂 but our student
+    # doesn't eat pork" says nothing more of the dish.
+    r"(?P<clause>(?:(?! - |\s+but\b)[^.?!,;:()—–\U0001F000-\U0001FAFF])*"
+    r"(?:,\s*(?:no|without|not|nothing)\b(?:(?! - |\s+but\b)[^.?!,;:()—–\U0001F000-\U0001FAFF])*)?)",
     re.I,
 )
 # The words of a description up to the next stop: "white beans and greens tho".
@@ -183,7 +191,7 @@ NOT_POINTED = (
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
     # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
-    "|many|much|kinda|kind|sort|type|timeframe|range|vein|list"
+    "|many|much|kinda|kind|sort|type|timeframe|range|vein|list|same"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
@@ -270,7 +278,8 @@ DISLIKE = (
 EXCLUDED = re.compile(
     r"(?:^|[\s,;.])(?P<clause>(?:(?:i'm |im )?not a fan of|not feeling|not in the mood for|not"
     r"|apart from|except(?: for)?|other than"
-    r"|besides|but not|minus|skip|ditch|drop|scratch|scrap|nix|forget|ignoring|ignore|pass(?:ing)? on"
+    r"|besides|but not|minus|skip(?:ping)?|ditch|drop|scratch|scrap|nix|forget|ignoring|ignore"
+    r"|pass(?:ing)? on"
     r"|not (?:doing|making|gonna (?:do|make)|going to (?:do|make))"
     r"|cross off|rule out"
     # "gonna save the porto sandwich for when im there".
@@ -292,6 +301,12 @@ EXCLUDED = re.compile(
     r"\s*(?=[;,.!?…—–(]|\s-\s|$|\s+\w)",
     re.I,
 )
+# The word before a "no" or "without" that asks for a need, not sets a recipe aside: "which
+# ones have no dairy", "a strict no nuts policy", "something without gluten".
+NEEDS_NO = re.compile(
+    r"\b(?:have|has|got|with|contain|contains|strict|is|are|be|something|anything|ones?|recipes?|dish(?:es)?)\s*$",
+    re.I,
+)
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
 POINTER = frozenset({"that", "it", "this", "them", "those"})
 # "banana's out", "the soup is out": a recipe set aside, said after it; `firmly` by itself
@@ -307,7 +322,9 @@ RULED_OUT = re.compile(
     r"|a (?:hard |big |definite )?no(?:[- ]go)?\b(?![- ]brainer)"
     r"|a (?:hard )?pass\b|out of the question|not happening)"
     # "the tunisian one is tempting but … the others then".
-    r"|(?:very |really |so )?(?:tempting|nice|lovely|good|great|fun) but\b))",
+    r"|(?:very |really |so )?(?:tempting|nice|lovely|good|great|fun) but\b"
+    # "the greek ones are too much for me honestly … any of the rest nut free?"
+    r"|(?:way |just |a bit |a little )?too (?:much|fiddly|long|heavy|rich|involved|complicated|fancy)\b))",
     re.I,
 )
 # "the ice cube tray one sounds like a whole project, pass": a verdict after a description.
