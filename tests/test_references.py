@@ -2937,3 +2937,35 @@ def test_the_others_after_a_dash_leave_out_the_one_named_before_it():
     )
 
     assert resolved.recipe_ids == ["fall-vegetable-and-chickpea-curry", "paneer-tikka-masala"]
+
+
+def test_every_it_of_an_appliance_just_bought_is_the_appliance():
+    turns = ("apple dessert for the weekend?", "1. **Apple Pie**\n2. **Apple strudel**")
+
+    resolved = resolve(
+        "yep. oh and my husband just bought a smoker and wants to break it in saturday,"
+        " what can he make in it",
+        *turns,
+    )
+
+    assert resolved.recipe_ids == []
+    assert "Apple" not in resolved.question
+
+
+def test_it_after_a_food_just_asked_for_is_that_food():
+    turns = ("japanese dinner ideas", "- **Okonomiyaki**\n- **Miso Ginger Pork**\n- **Japanese Noodle Soup**")
+
+    resolved = resolve("and anything with fish? I'm trying to eat more of it for my cholesterol", *turns)
+
+    assert resolved.recipe_ids == []
+    assert "fish" in resolved.question
+    assert "Okonomiyaki" not in resolved.question
+
+
+def test_a_choice_then_another_dish_by_its_name_asks_for_that_dish():
+    turns = ("curry for 8", "- **Chicken Tikka Masala**\n- **Simple Chicken Curry**")
+
+    resolved = resolve("ok doubling it then. do you have a recipe for naan bread?", *turns)
+
+    assert "naan bread" in resolved.question
+    assert not re.search("Curry|Masala", resolved.question)

@@ -114,6 +114,7 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.recipes import Recipe
 from app.search.recipe_facts import facts
+from app.search.variants import said_whole
 
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
@@ -358,15 +359,18 @@ class Resolver:
             for m in [*DESCRIBED.finditer(first), *BARE_ONE.finditer(first)]
             for r in described(m["what"], offered, self._said)
         ]
-        if len(set(said or described_one)) != 1:
+        # "ok doubling it then": the one in focus, chosen.
+        if len(set(said or described_one)) != 1 and (said or described_one or not focus_pointer(first)):
             return None
         asks = REQUEST.search(rest) or re.search(
-            r"\b(?:got a recipe|what can (?:i|we) (?:do|make))\b", rest, re.I
+            r"\b(?:(?:got|have) (?:a|any) recipes?|what can (?:i|we) (?:do|make))\b", rest, re.I
         )
         course = (
             MEAL.search(rest)
             or SWEET.search(rest)
             or re.search(r"\b(?:dessert|pudding|drinks?|boozy|cocktails?|punch)\b", rest, re.I)
+            # "do you have a recipe for naan bread?": another dish, by its name.
+            or {i for i, _ in said_whole(rest, self.names)} - {r.id for r in offered}
         )
         pointing = (
             SET_WORDS.search(rest)

@@ -555,11 +555,14 @@ ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+
 
 
 # "bought an air fryer, what's worth making in it": the "it" of an appliance just said.
-APPLIANCE_IT = re.compile(
+APPLIANCE = re.compile(
     r"\b(?:air ?fryer|slow ?cooker|crock ?pot|instant ?pot|pressure cooker|rice cooker|dutch oven|wok|grill"
-    r"|bbq|smoker|dehydrator|bread machine|blender|food processor|waffle iron|sous vide)s?\b"
-    r"[^.?!]*?\b(?:in|with|w|into)\s+(?P<it>it)\b",
+    r"|bbq|smoker|dehydrator|bread machine|blender|food processor|waffle iron|sous vide)s?\b",
     re.I,
+)
+# … every such "it" of the sentence: "wants to break it in saturday, what can he make in it".
+APPLIANCE_IT = re.compile(
+    r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|try|test)\s+(?=it\b))(?P<it>it)\b", re.I
 )
 
 
@@ -567,6 +570,12 @@ APPLIANCE_IT = re.compile(
 FOOD_THAT = re.compile(
     r"\b(?:obsessed with|loves?|likes?|got|have|has|bought)\s+(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
     r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
+    re.I,
+)
+# "and anything with fish? I'm trying to eat more of it": the food just asked for.
+FOOD_ASKED_IT = re.compile(
+    r"\b(?:anything|something|recipes?|ones?|stuff) (?:with|w)\s+[\w-]+(?:\s+[\w-]+)?\s*\?+\s+[^.?!]*?"
+    r"\b(?:more|of|eat|eating|love|like|into)\s+(?P<it>it)\b",
     re.I,
 )
 # "what about bread, is that even possible": the "that" of what was just asked for.
@@ -597,9 +606,13 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     asked += [
         m.span("it")
-        for it_said in (APPLIANCE_IT, ASKED_FOR_IT, FOOD_THAT, MEAL_THAT, CHOSEN_IT)
+        for it_said in (ASKED_FOR_IT, FOOD_THAT, FOOD_ASKED_IT, MEAL_THAT, CHOSEN_IT)
         for m in it_said.finditer(message)
     ]
+    for appliance in APPLIANCE.finditer(message):
+        stop = re.compile(r"[.?!]").search(message, appliance.end())
+        ends = stop.start() if stop else len(message)
+        asked += [m.span("it") for m in APPLIANCE_IT.finditer(message, appliance.end(), ends)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
