@@ -38,6 +38,10 @@ REFERENCE = re.compile(
 SWAPPED = re.compile(r"\b(?:instead of|rather than)\b", re.I)
 # More of a kind than those named: each recipe named after it is one to move away from.
 BESIDES = re.compile(r"\bbesides\b", re.I)
+# The words before a title that set it aside: "not the Okroshka", "except the Stoemp".
+SET_ASIDE = re.compile(
+    r"(?:\w+ )?(?:not|except|besides|minus)|(?:not|except|apart from|besides|minus|no more) the", re.I
+)
 # The most recipes a question may name and still be kept to: past it, it is a list, not a choice.
 MAX_NAMED = 10
 
@@ -107,8 +111,13 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         return [], left
     said = words(question)
     # "Paella but baked in the oven", "Shakshouka, but vegan".
-    mentioned = said_whole(question, names) if "but" in said else []
+    mentioned = said_whole(question, names)
     left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
+    # "anything soupy that's actually hot? not the Russian Okroshka lol": set aside.
+    for recipe_id, after in mentioned:
+        start = after - len(words(names.titles[recipe_id]))
+        if SET_ASIDE.fullmatch(" ".join(said[max(0, start - 2) : start])):
+            left.append(recipe_id)
     kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
 
