@@ -103,7 +103,7 @@ def test_other_recipes_besides_those_named_are_other_recipes(client):
 
 
 def test_a_recipe_named_after_not_is_set_aside_and_the_catalog_is_searched(client):
-    found = retrieved(client, "it's freezing, anything soupy that's actually hot? not the Russian Okroshka lol")
+    found = retrieved(client, "freezing, anything soupy that's actually hot? not the Russian Okroshka lol")
 
     assert "okroshka" not in found[:2]
     assert len(found) == 3
