@@ -34,6 +34,10 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("and for pudding?", "dessert", "dessert"),
         ("something for a weeknight", "weeknight dinner", "main"),
         ("drinks for a party", "drink", "drink"),
+        ("half a stale baguette every week, what can i do with it", "stale bread", "pudding"),
+        ("6 very brown bananas staring at me, ideas?", "overripe bananas", "muffins"),
+        ("something warm w booze in it for the grown-ups?", "hot drink", "mulled"),
+        ("my husband just bought a smoker, what can he make in it", "smoker", "smoked"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):

@@ -640,7 +640,8 @@ def last_sentence(text: str) -> tuple[str, str]:
 # A sentence that settles on a recipe offered: "goulash it is then", "beef one for sure",
 # "yogurt cake she'll love that", "tetrazzini looks like a winner".
 SETTLED = re.compile(
-    r"\b(?:it is|for sure|defo|definitely|sold|(?:sounds|looks) (?:like )?(?:a winner|perfect|great|amazing)"
+    r"\b(?:it is|for sure|defo|definitely|sold|sorted|decided|settled"
+    r"|(?:sounds|looks) (?:like )?(?:a winner|perfect|great|amazing)"
     r"|(?:she|he|they)'?ll love (?:that|it)|(?:i'll|ill|gonna|going to|we'll) (?:go with|do|make|pick))\b"
     r"|\bthen\W*$",
     re.I,
@@ -753,6 +754,8 @@ def moves_on(
     for start, part in zip(starts, parts, strict=True):
         if "?" in message[:start]:
             return None  # a question before is about the recipes offered
+        if SETTLED.search(part) and not REQUEST_OR_QUESTION.search(part):
+            continue  # "salmon tonight, sorted.": a choice among the recipes offered
         rest = message[start:]
         asks = (
             REQUEST_OR_QUESTION.search(rest)
