@@ -2974,6 +2974,8 @@ def test_a_choice_then_another_dish_by_its_name_asks_for_that_dish():
 def test_a_choice_said_before_a_new_occasion_is_no_part_of_the_new_question():
     turns = ("weeknight fish dinner", "- **Baked Salmon**\n- **Baked Trout**\n- **Finnish Salmon Soup**")
 
-    resolved = resolve("salmon tonight, sorted. what can i have for breakfast tomorrow that's not eggs", *turns)
+    resolved = resolve(
+        "salmon tonight, sorted. what can i have for breakfast tomorrow that's not eggs", *turns
+    )
 
     assert resolved.question == "what can i have for breakfast tomorrow that's not eggs"
