@@ -2979,3 +2979,67 @@ def test_a_choice_said_before_a_new_occasion_is_no_part_of_the_new_question():
     )
 
     assert resolved.question == "what can i have for breakfast tomorrow that's not eggs"
+
+
+GF_DESSERTS = (
+    "gf desserts for a dinner party, one guest is coeliac",
+    "- **Tarta de Santiago** - almond cake\n- **Pavlova** - meringue\n- **Bolinhos de Coco**",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the pavlova looks pretty but honestly this crowd is all about chocolate, got anything chocolatey?",
+        "hmm what about ones with fruit in them? its summer",
+    ],
+)
+def test_a_request_for_another_dessert_keeps_the_diet_and_leaves_the_set(message):
+    resolved = resolve(message, *GF_DESSERTS)
+
+    assert resolved.recipe_ids == []
+    assert "gluten-free" in resolved.question
+
+
+def test_a_word_or_two_asked_adds_to_what_was_asked():
+    turns = ("brunch for 8 on sunday, eggy", "- **Frittata**\n- **Shakshouka**")
+
+    resolved = resolve("cool cool. drinks?", *turns)
+
+    assert resolved.rule == "carry-over"
+    assert "8 people" in resolved.question
+
+
+def test_it_of_a_food_had_enough_of_is_that_food():
+    turns = (
+        "vegetarian italian, something cosy",
+        "1. **Gnocchi**\n2. **Pasta Alla Norma**\n3. **Cacio e Pepe**",
+    )
+
+    resolved = resolve(
+        "mm. no more pasta this week we've had it like 4 times already 😂 is there a risotto?", *turns
+    )
+
+    assert "Gnocchi" not in resolved.question
+
+
+LEMON_PIE = (
+    "lemon desserts?",
+    "1. **Lemon Pudding** - an old-fashioned baked pudding\n"
+    "2. **Tarte Merengada de Limão** - a Portuguese lemon meringue pie\n3. **Limoncini** - yeasted rolls",
+    "the portuguese pie one sounds good, how do you make it",
+    "It's easy:\n\n- **Crust:** crush buttered cookies with margarine.\n"
+    "- **Filling:** whisk the egg yolks with condensed milk and lemon.\n- **Meringue:** whip the egg whites.",
+)
+
+
+def test_a_part_of_the_recipe_in_focus_is_asked_about_in_that_recipe():
+    resolved = resolve("ok and for the meringue bit do i need an electric mixer?", *LEMON_PIE)
+
+    assert resolved.recipe_ids == ["tarte-merengada"]
+    assert "the meringue bit of the Tarte Merengada" in resolved.question
+
+
+def test_the_labels_of_a_recipe_s_parts_name_no_dish():
+    # "**Filling:**" is a part of the pie, not the Ricotta Lasagna Filling.
+    assert "Lasagna" not in resolve("can i make it the day before?", *LEMON_PIE).question

@@ -33,6 +33,10 @@ LINE = re.compile(r"[^\n]+")
 SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 # A list item's line opens with a bullet (a dash of any length) or a number.
 BULLET = re.compile(r"\s*(?:[-*•–—]|\d+[.)])\s")
+# A list item's label: "- **Crust:** …", "- Filling: …".
+LABEL = re.compile(r"(?:\*\*|__)?:")
+# The share of a title's telling words a label must say to name the dish.
+LABEL_WEIGHT = 0.5
 # A dish written in bold is named as a list item names it: "Then it has to be a **cheese fondue**!"
 BOLD = re.compile(r"\*\*[^*\n]+\*\*|__[^_\n]+__")
 # A line that heads a list of ingredients.
@@ -170,12 +174,15 @@ class ListedDishes:
                         break
                     # "- Naan - soft flatbread": a spaced hyphen ends the dish as a dash does.
                     head = clause.group().split(" - ", 1)[0]
+                    # "- **Filling:** whisk the yolks …": a label names a part of the dish, unless
+                    # it says most of a title ("- **Naan:** soft flatbread").
+                    label = LABEL.match(line.group(), clause.end()) is not None
                     named = [
                         (at, best.recipe_id)
                         for at, best in self._clause(
                             text, line.start() + clause.start(), head, aside_ends, item=True
                         )
-                        if best is not None
+                        if best is not None and (best.weight >= LABEL_WEIGHT or not label)
                     ][:1]
                     found += named
                     if named:

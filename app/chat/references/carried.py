@@ -19,6 +19,7 @@ from app.chat.references.vocabulary import (
     DRINK,
     ELLIPSIS_LEAD,
     ELLIPTICAL,
+    FOOD_IN_THEM,
     FOOD_POINTER,
     FULL_QUESTION,
     HEAD,
@@ -135,8 +136,11 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
 
 
 def food_pointer(message: str, names: RecipeNames) -> bool:
-    """Whether "those" or "them" points at a food the message itself names."""
-    return any(m["count"] or names.knows(m["food"] or m["liked"]) for m in FOOD_POINTER.finditer(message))
+    """Whether "those" or "them" points at a food the message itself names, or at the dishes it
+    asks for ("what about ones with fruit in them?")."""
+    return bool(FOOD_IN_THEM.search(message)) or any(
+        m["count"] or names.knows(m["food"] or m["liked"]) for m in FOOD_POINTER.finditer(message)
+    )
 
 
 DIGIT = re.compile(r"\d")

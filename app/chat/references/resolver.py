@@ -49,7 +49,7 @@ from app.chat.references.offered import (
     title_keys,
     without_parts,
 )
-from app.chat.references.phrasing import considering, finish, the
+from app.chat.references.phrasing import considering, finish, lower_first, the
 from app.chat.references.replay import asked_again, points_only
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (
@@ -81,6 +81,7 @@ from app.chat.references.vocabulary import (
     ORDINAL_PAIR,
     ORDINALS,
     OTHERS,
+    PART_OF,
     PARTS,
     PASSED_ON,
     POINTER,
@@ -273,8 +274,12 @@ class Resolver:
         indonesian one") names that recipe: what follows it is about it."""
         users = [n for n, turn in enumerate(history) if turn.role == "user" and n > 0][-POINTED_TURNS:]
         for n in users:
-            if not turns[n] and INTO_THE_SET.search(history[n].content):
-                picked = Resolver(self.names, self.recipes).resolve(history[n].content, history[:n])
+            said = history[n].content
+            # "the portuguese pie one sounds good": a description of two words points too.
+            if not turns[n] and (
+                INTO_THE_SET.search(said) or re.search(r"\bthe (?:[\w'-]+ ){2}one\b", said, re.I)
+            ):
+                picked = Resolver(self.names, self.recipes).resolve(said, history[:n])
                 if picked.rule in ("ordinal", "description") and len(picked.recipe_ids) == 1:
                     turns[n] = list(picked.recipe_ids)
 
@@ -326,6 +331,15 @@ class Resolver:
             return named  # "and the Shakshouka?": a recipe by its name, nothing to carry
         if (carried := carry_over(message, history, self.names)) is not None:
             return carried
+        if not own and self._focus is not None and (part := PART_OF.search(message)) is not None:
+            # "for the meringue bit do i need a mixer?" after a turn about the Tarte Merengada:
+            # a part of the recipe in focus, by a word of its ingredients or steps.
+            recipe = self._focus
+            if key(part["what"]) in keys_of(
+                (*recipe.ingredients, *recipe.steps, *recipe.tags, recipe.description or "")
+            ):
+                question = f"{message[: part.end()]} of {the([recipe.title])}{message[part.end() :]}"
+                return Resolution(finish(question, message), [recipe.id], rule="focus")
         fragment = ABOUT_IT.match(message) and not CLAUSE_WORDS.search(message) and len(message.split()) <= 6
         if not own and self._focus is not None and SCALING.search(message):
             # "so I just double everything?" after a turn about the Tiramisù scales the Tiramisù.
@@ -898,6 +912,11 @@ class Resolver:
         body = ELLIPSIS_LEAD.sub("", last)
         # "… this giant bag of lentils, got anything with those": the request closes the message.
         closing = body.rpartition(", ")[2]
+        if not before and closing != body and ASKED_ANEW.match(ELLIPSIS_LEAD.sub("", closing)):
+            # "the pavlova looks pretty but this crowd is all about chocolate, got anything
+            # chocolatey?": the remark is what comes before it.
+            before, last = message.strip()[: -len(closing)].rstrip(" ,"), closing
+            body, joint = ELLIPSIS_LEAD.sub("", closing), ", "
         additive = (
             ADDITIVE.match(body)
             or ADDITIVE.match(last.strip())
@@ -922,7 +941,8 @@ class Resolver:
         if carried is None and after_remark and (request := carry_over(last, self._history, self.names)):
             # "i have a dozen eggs that need using before they expire tho — anything with eggs
             # in that same time frame?": the request after the remark inherits.
-            carried = replace(request, question=f"{before}{joint}{request.question}")
+            asked = lower_first(request.question) if joint == ", " else request.question
+            carried = replace(request, question=f"{before}{joint}{asked}")
         if carried is None and after_remark and self._remarked_on(before, last, offered):
             # "those are all savoury — got a spanish sweet one?" says again what it asks for
             # and inherits nothing; but it asks for another dish, not one of those.

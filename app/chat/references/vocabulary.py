@@ -164,6 +164,7 @@ INSTEAD = re.compile(
 )
 # "anything with rice in it?": the dish asked for, not one offered.
 FOOD_IN_IT = re.compile(r"\b(?:with|w|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
+FOOD_IN_THEM = re.compile(r"\b(?:ones|something|anything) (?:with|w)\s+(?:[\w-]+\s+){1,4}?in them\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 DESCRIBED = re.compile(
     r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
@@ -235,6 +236,8 @@ SWAP = re.compile(
     r"\b(?:use|using|swap|substitute|sub|replace|put)\b.*\binstead\b|\b(?:swap|substitute|sub)\b.*\b(?:for|with)\b",
     re.I,
 )
+# A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
+PART_OF = re.compile(r"\bthe (?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
 ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
 # Scaling the recipe in focus, said with no pointer: "so I just double everything?".
@@ -572,6 +575,12 @@ FOOD_THAT = re.compile(
     r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
     re.I,
 )
+# "no more pasta this week we've had it like 4 times": the food just said to be had enough of.
+FOOD_HAD_IT = re.compile(
+    r"\b(?:no more|sick of|tired of|bored of|had enough of)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b[^.?!]*?"
+    r"\b(?:had|eaten|ate|made|cooked|done)\s+(?P<it>it)\b",
+    re.I,
+)
 # "and anything with fish? I'm trying to eat more of it": the food just asked for.
 FOOD_ASKED_IT = re.compile(
     r"\b(?:anything|something|recipes?|ones?|stuff) (?:with|w)\s+[\w-]+(?:\s+[\w-]+)?\s*\?+\s+[^.?!]*?"
@@ -606,7 +615,7 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     asked += [
         m.span("it")
-        for it_said in (ASKED_FOR_IT, FOOD_THAT, FOOD_ASKED_IT, MEAL_THAT, CHOSEN_IT)
+        for it_said in (ASKED_FOR_IT, FOOD_THAT, FOOD_ASKED_IT, FOOD_HAD_IT, MEAL_THAT, CHOSEN_IT)
         for m in it_said.finditer(message)
     ]
     for appliance in APPLIANCE.finditer(message):
@@ -734,7 +743,15 @@ def moves_on(
         # but "oh and the party's outdoors so I want something hot and boozy …" says more.
         lead = re.match(r"^\W*(?:\w+\W+){0,2}?and\b", part, re.I)
         body = ELLIPSIS_LEAD.sub("", part.strip())
-        return bool((lead and len(part[lead.end() :].split()) <= 8) or ELLIPTICAL.match(body))
+        # "cool cool. drinks?": a word or two asked, more of the same.
+        short = (
+            len(body.split()) <= 2
+            and body.rstrip().endswith("?")
+            and not re.fullmatch(
+                r"(?:any )?(?:ideas?|suggestions?|thoughts?|help|options?|recs?)\W*", body, re.I
+            )
+        )
+        return bool((lead and len(part[lead.end() :].split()) <= 8) or ELLIPTICAL.match(body) or short)
 
     def points_back(rest: str) -> bool:
         back = PERSON_BACK.search(rest)
