@@ -3043,3 +3043,46 @@ def test_a_part_of_the_recipe_in_focus_is_asked_about_in_that_recipe():
 def test_the_labels_of_a_recipe_s_parts_name_no_dish():
     # "**Filling:**" is a part of the pie, not the Ricotta Lasagna Filling.
     assert "Lasagna" not in resolve("can i make it the day before?", *LEMON_PIE).question
+
+
+STEWS = (
+    "belgian or hungarian stew for sunday",
+    "- **Beef Goulash**\n- **Carbonade Flamande (Traditional Flemish beef stew)**\n- **Stoofvlees**",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "goulash it is then. oh also I finally caved and bought one of those air fryers everyone's obsessed"
+        " with, what's actually good in it?",
+        "ok good to know. also my mom's bday is next wk and she's OBSESSED with gooey molten-in-the-middle"
+        " chocolate. need a dessert idea for her",
+    ],
+)
+def test_a_new_appliance_or_occasion_after_a_choice_inherits_nothing(message):
+    resolved = resolve(message, *STEWS)
+
+    assert resolved.recipe_ids == []
+    assert not re.search("Goulash|Carbonade|Stoofvlees|Considering", resolved.question)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "all 3 use yogurt lol which reminds me, i go thru SO much of it every week",
+        "is it actually worth making plain yogurt myself?",
+    ],
+)
+def test_it_of_a_food_used_up_or_of_being_worth_it_is_no_recipe(message):
+    turns = ("chicken with yogurt", "- **Coriander Chicken**")
+
+    assert "Coriander" not in resolve(message, *turns).question
+
+
+def test_it_of_a_recipe_still_worth_making_is_the_recipe():
+    turns = ("brazilian chicken", "- **Galinha Caipira** - a whole free-range chicken, simmered")
+
+    resolved = resolve("is it still worth making with thighs?", *turns)
+
+    assert resolved.recipe_ids == ["galinha-caipira"]

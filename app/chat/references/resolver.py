@@ -56,6 +56,7 @@ from app.chat.references.vocabulary import (
     ABOUT_IT,
     ADDITIVE,
     AFTER_DESCRIPTION,
+    APPLIANCE,
     ASKED,
     ASKED_ANEW,
     BARE_NUMBERS,
@@ -377,7 +378,9 @@ class Resolver:
         if len(set(said or described_one)) != 1 and (said or described_one or not focus_pointer(first)):
             return None
         asks = REQUEST.search(rest) or re.search(
-            r"\b(?:(?:got|have) (?:a|any) recipes?|what can (?:i|we) (?:do|make))\b", rest, re.I
+            r"\b(?:(?:got|have) (?:a|any) recipes?|what can (?:i|we) (?:do|make)|what'?s (?:\w+ )?good)\b",
+            rest,
+            re.I,
         )
         course = (
             MEAL.search(rest)
@@ -385,6 +388,8 @@ class Resolver:
             or re.search(r"\b(?:dessert|pudding|drinks?|boozy|cocktails?|punch)\b", rest, re.I)
             # "do you have a recipe for naan bread?": another dish, by its name.
             or {i for i, _ in said_whole(rest, self.names)} - {r.id for r in offered}
+            # "oh also I finally bought an air fryer, what's actually good in it?"
+            or APPLIANCE.search(rest)
         )
         pointing = (
             SET_WORDS.search(rest)

@@ -90,7 +90,9 @@ ORDINAL = re.compile(
     # "the last hour before sunset" counts no recipe.
     # "used the last of it" is the last of a food.
     # "of these last ones" is the latest list, not its last item.
-    rf"\b(?<!these )(?<!those )(?:the\s+)?(?P<which>{ORDINAL_WORDS})(?!\s+(?:{NOT_COUNTED})s?\b)"
+    # "molten in the middle" is a place, not the middle one.
+    rf"\b(?<!these )(?<!those )(?:the\s+)?(?!(?<=in the )middle|(?<=-)middle)(?P<which>{ORDINAL_WORDS})"
+    rf"(?!\s+(?:{NOT_COUNTED})s?\b)"
     r"(?!\s+of (?:it|my|our|the)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
     r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
@@ -248,11 +250,17 @@ SCALING = re.compile(
 )
 # Words of a clause: "in that case, which is quicker?" is no fragment.
 CLAUSE_WORDS = re.compile(r"\b(?:which|what|how|who|is|are|do|does|can|could|should|would|will)\b", re.I)
+# Kitchen appliances: "it" and "those" may mean one just said.
+APPLIANCES = (
+    "air ?fryer|slow ?cooker|crock ?pot|instant ?pot|pressure cooker|rice cooker|dutch oven|wok|grill"
+    "|bbq|smoker|dehydrator|bread machine|blender|food processor|waffle iron|sous vide"
+)
 SET_WORDS = re.compile(
     # "either serve it cold or reheat it" points at nothing.
     # "anything along those lines" points at no recipe.
     # "here both days" counts days, not recipes.
-    r"\b(those(?! lines)|these|them|they|either(?!\s+[\w' ]{1,40}?\bor\b)"
+    # "one of those air fryers everyone's obsessed with" is an appliance.
+    rf"\b(those(?! lines)(?!\s+(?:{APPLIANCES})s?\b)|these|them|they|either(?!\s+[\w' ]{{1,40}}?\bor\b)"
     r"|both(?!\s+(?:days|nights|weekends|meals|times))|all of them|all three"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)|which ones?|wh?ich of|any of|thse"
@@ -558,11 +566,7 @@ ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+
 
 
 # "bought an air fryer, what's worth making in it": the "it" of an appliance just said.
-APPLIANCE = re.compile(
-    r"\b(?:air ?fryer|slow ?cooker|crock ?pot|instant ?pot|pressure cooker|rice cooker|dutch oven|wok|grill"
-    r"|bbq|smoker|dehydrator|bread machine|blender|food processor|waffle iron|sous vide)s?\b",
-    re.I,
-)
+APPLIANCE = re.compile(rf"\b(?:{APPLIANCES})s?\b", re.I)
 # … every such "it" of the sentence: "wants to break it in saturday, what can he make in it".
 APPLIANCE_IT = re.compile(
     r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|try|test)\s+(?=it\b))(?P<it>it)\b", re.I
@@ -573,6 +577,12 @@ APPLIANCE_IT = re.compile(
 FOOD_THAT = re.compile(
     r"\b(?:obsessed with|loves?|likes?|got|have|has|bought)\s+(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
     r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
+    re.I,
+)
+# "all 3 use yogurt lol … i go thru SO much of it": the food just said.
+FOOD_MUCH_OF_IT = re.compile(
+    r"\b(?:use|uses|using|buy|bought|have|has|got)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b[^.?!]*?"
+    r"\b(?:much|lot|lots|loads|tons|heaps) of (?P<it>it)\b",
     re.I,
 )
 # "no more pasta this week we've had it like 4 times": the food just said to be had enough of.
@@ -601,9 +611,12 @@ MEAL_THAT = re.compile(
 )
 
 # "spiced apple ones it is for the kids then": a choice said, not a pointer; nor is the "it"
-# of "i never eat breakfast and it shows".
+# of "i never eat breakfast and it shows" or of "is it worth it".
 CHOSEN_IT = re.compile(
-    r"(?:\b[\w'-]+\s+(?=it\s+is\b\s*(?:then|for|tonight|today|[^\w\s]|$))|\b(?=it\s+shows\b))(?P<it>it)\b",
+    r"(?:\b[\w'-]+\s+(?=it\s+is\b\s*(?:then|for|tonight|today|[^\w\s]|$))|\b(?=it\s+shows\b)"
+    # "is it actually worth making yogurt myself": no recipe is "it".
+    r"|\b(?=it\s+(?:\w+\s+)?worth\s+(?:making|doing|buying|trying)\s+(?!with|it|this|that|for|in|on)\w))"
+    r"(?P<it>it)\b",
     re.I,
 )
 
@@ -615,7 +628,15 @@ def focus_pointer(message: str) -> re.Match[str] | None:
     asked = [m.span() for m in FOOD_IN_IT.finditer(message)]
     asked += [
         m.span("it")
-        for it_said in (ASKED_FOR_IT, FOOD_THAT, FOOD_ASKED_IT, FOOD_HAD_IT, MEAL_THAT, CHOSEN_IT)
+        for it_said in (
+            ASKED_FOR_IT,
+            FOOD_THAT,
+            FOOD_ASKED_IT,
+            FOOD_HAD_IT,
+            FOOD_MUCH_OF_IT,
+            MEAL_THAT,
+            CHOSEN_IT,
+        )
         for m in it_said.finditer(message)
     ]
     for appliance in APPLIANCE.finditer(message):
