@@ -3086,3 +3086,23 @@ def test_it_of_a_recipe_still_worth_making_is_the_recipe():
     resolved = resolve("is it still worth making with thighs?", *turns)
 
     assert resolved.recipe_ids == ["galinha-caipira"]
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        (
+            "lol the tortilla is what i make every night already 😅 anyway diff thing, my sister's bday is"
+            " saturday, what lemon dessert could i make her",
+            "anyway diff thing, my sister's bday is saturday, what lemon dessert could i make her",
+        ),
+        (
+            "ok grabbing chorizo on my way home. oh and seperate issue, my homemade mayo keeps splitting",
+            "oh and seperate issue, my homemade mayo keeps splitting",
+        ),
+    ],
+)
+def test_the_remark_before_a_change_of_topic_ends_at_an_emoji_or_a_stop(message, asked):
+    resolved = resolve(message, *SPANISH)
+
+    assert resolved.question == asked

@@ -15,8 +15,8 @@ SWITCH = re.compile(
     # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
     # forget that" says so. And "dump it in and forget about it" forgets nothing.
-    r"(?<!n't )(?<!dont )(?<!and )(?<!will )(?<!ll )(?<!i )(?<!always )(?<!might )"
-    r"\b(forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
+    r"(?<!n't )(?<!dont )(?<!will )(?<!ll )(?<!i )(?<!always )(?<!might )"
+    r"\b((?<!and )forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
@@ -25,7 +25,7 @@ SWITCH = re.compile(
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
     r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on"
     r"|(?<![\w ] )separately(?=,)"
-    r"|(?:totally |completely )?separate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter)"
+    r"|(?:totally |completely )?sep[ae]rate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter|issue)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
@@ -702,7 +702,7 @@ def switch_start(message: str) -> int:
     switch = topic_switch(message)
     if switch is None:
         return 0
-    ends = [m.end() for m in SENTENCE_END.finditer(message) if m.end() <= switch.start()]
+    ends = [m.end() for m in PARTS.finditer(message) if m.end() <= switch.start()]
     return ends[-1] if ends else 0
 
 
@@ -738,7 +738,9 @@ NEW_PERSON = re.compile(
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
     re.I,
 )
-PARTS = re.compile(rf"{SENTENCE_END.pattern}|\s[—–]\s")
+# Where a message's parts end: a sentence, a spaced dash, an emoji ("… every night already 😅
+# anyway diff thing, …").
+PARTS = re.compile(rf"{SENTENCE_END.pattern}|\s[—–]\s|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)")
 
 
 def moves_on(
