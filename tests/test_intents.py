@@ -38,6 +38,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("6 very brown bananas staring at me, ideas?", "overripe bananas", "muffins"),
         ("something warm w booze in it for the grown-ups?", "hot drink", "mulled"),
         ("my husband just bought a smoker, what can he make in it", "smoker", "smoked"),
+        ("what's the easiest loaf for a total beginner", "beginner", "simple"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):

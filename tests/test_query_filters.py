@@ -56,6 +56,8 @@ def test_what_the_question_asks_for_becomes_filters(question: str, searched: str
         "Something not too spicy",  # a taste, not an ingredient
         "I'm not sure what to cook, any ideas?",
         "No time limits, just something nice",
+        # A diet denied, not asked for.
+        "he thinks a meal without meat isn't a meal lol. a proper hearty beef stew?",
     ],
 )
 def test_what_is_not_a_filter_stays_a_question(question: str):

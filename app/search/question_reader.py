@@ -46,6 +46,8 @@ DIETS = {
     # "my toddler has a dairy allergy", "cows milk protein allergy".
     r"|(?:dairy|milk|lactose|milk protein)[- ]allerg\w*",
 }
+# What denies the words before it: "a meal without meat isn't a meal".
+DENIED = re.compile(r"\s+(?:isn'?t|is not|ain'?t)\s+(?:an?|real|proper)\b", re.I)
 # One pattern a diet: "can't have gluten or dairy" says two, in words they share.
 DIET_PHRASES = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in DIETS.items()}
 
@@ -193,6 +195,8 @@ def read_question(question: str) -> ReadQuestion:
     diet: dict[str, bool] = {}
     for name, said_as in DIET_PHRASES.items():
         for match in said_as.finditer(question):
+            if DENIED.match(question, match.end()):
+                continue  # "he thinks a meal without meat isn't a meal": no diet asked for
             diet[name] = True
             text = text.replace(match.group(0), " ")
     excluded: list[str] = []
