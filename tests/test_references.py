@@ -3106,3 +3106,20 @@ def test_the_remark_before_a_change_of_topic_ends_at_an_emoji_or_a_stop(message,
     resolved = resolve(message, *SPANISH)
 
     assert resolved.question == asked
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("skip the Tortilla, I dont have time. how long do the others take?", "how long do they take?"),
+        (
+            "we literally had it last week so not the Tortilla. of the rest which is quickest?",
+            "we literally had it last week. which is quickest?",
+        ),
+    ],
+)
+def test_a_set_aside_taken_out_leaves_a_sentence(message, asked):
+    resolved = resolve(message, *SPANISH)
+
+    assert resolved.rule == "exclusion"
+    assert resolved.question.endswith(asked)

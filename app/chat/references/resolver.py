@@ -140,6 +140,19 @@ def replaced_spans(message: str, spans: Sequence[Span], rule: str) -> Resolution
     return Resolution(finish(replaced, message), ids, rule=rule)
 
 
+def without_others(text: str) -> str:
+    """The words "the others" taken out, the set being named before them; "how long do the
+    others take?" keeps its subject: "how long do they take?"."""
+    return OTHERS.sub(
+        lambda m: (
+            "they"
+            if re.search(r"\b(?:do|does|did|are|can|could|would|will|should)\s+$", text[: m.start()])
+            else ""
+        ),
+        text,
+    )
+
+
 def as_read(history: Sequence[Message]) -> list[Message]:
     """The conversation as the resolver reads it: a table's rows as a list's items ("| 2 |
     Corn salsa | … |" is item 2). Reading it twice changes nothing."""
@@ -561,7 +574,7 @@ class Resolver:
                     # "lasagna takes forever so i'm passing on that one": why it goes, with
                     # its name, would search for it again.
                     before = ""
-                rest = OTHERS.sub("", before + " " + message[end:])
+                rest = without_others(before + " " + message[end:])
                 rest = re.sub(
                     r"^[\s,;.:…—–-]*(?:(?:of|from|among|so|and|then|everything|anything|lol|haha|lmao)\b)?"
                     r"[\s,;.:…—–-]*",
@@ -570,6 +583,9 @@ class Resolver:
                     flags=re.I,
                 )
                 rest = re.sub(r"\b(?:of|from|among)\s*(?=[,?]|$)", "", rest)
+                # "my wife's pregnant so [the raw one is a hard no]. which …": no "so" left hanging.
+                rest = re.sub(r"\s+(?:so|and|but|because|cos)\s*(?=[.,;!?])", "", rest, flags=re.I)
+                rest = re.sub(r"\s*,\s*(?=[.;!?])", "", rest)
                 question = considering([r.title for r in kept], rest, message)
                 return Resolution(question, [r.id for r in kept], rule="exclusion")
         return self._others_than(message, offered)
@@ -595,7 +611,7 @@ class Resolver:
         kept = [r for r in offered if r not in left_out]
         # Its name would search for it again: the sentence that names it goes.
         text = message[ends[-1] :] if named else message
-        question = considering([r.title for r in kept], OTHERS.sub("", text).strip(), message)
+        question = considering([r.title for r in kept], without_others(text).strip(), message)
         return Resolution(question, [r.id for r in kept], rule="exclusion")
 
     def _ordinal(self, message: str, offered: list[Recipe]) -> Resolution | None:
