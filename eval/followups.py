@@ -159,6 +159,10 @@ SETS = {
     # Written by someone who saw no code, before the eleventh round; measured once (d02209a),
     # then studied.
     "development, round 42": HERE / "followups_fortysecond.jsonl",
+    # Written by someone who saw no code, during the eleventh round; measured once (5b6b861), then
+    # studied.
+    "development, round 43": HERE / "followups_fortythird.jsonl",
+    "development, round 45": HERE / "followups_fortyfifth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

@@ -3123,3 +3123,86 @@ def test_a_set_aside_taken_out_leaves_a_sentence(message, asked):
 
     assert resolved.rule == "exclusion"
     assert resolved.question.endswith(asked)
+
+
+SOUPS = (
+    "light soup ideas for a weeknight",
+    "- **Stracciatella** - Italian egg-drop soup\n- **Gypsy Soup** - sweet potato and chickpeas\n"
+    "- **Turkish Yogurt Soup** - rice in a yogurt broth",
+)
+
+
+def test_the_thing_a_remark_sets_aside_is_left_out_of_the_rest():
+    message = "the egg drop thing sounds a bit plain tbh. of the rest which is the quickest and which one fills you up"
+
+    resolved = resolve(message, *SOUPS)
+
+    assert resolved.recipe_ids == ["gypsy-soup", "turkish-yogurt-soup"]
+    assert "which is the quickest and which one fills you up" in resolved.question
+
+
+def test_the_day_and_the_time_of_it_point_at_no_recipe():
+    turns = (
+        "greek dinner party saturday",
+        "- **Slow-cooked Lamb with Lemon** - marinate overnight\n- **Tabouleh**\n- **Greek Salad**",
+    )
+
+    resolved = resolve(
+        "ugh it's saturday morning already so the lamb's out. of everything else, what's quick?", *turns
+    )
+
+    assert resolved.recipe_ids == ["tabouleh", "greek-salad"]
+    assert "it's saturday morning already" in resolved.question
+
+
+def test_rows_are_counted_as_items_and_making_them_without_a_food_is_a_need():
+    turns = (
+        "warm drinks for a winter party",
+        "| # | Drink |\n|---|---|\n| 1 | Glühwein |\n| 2 | Italian Mulled Wine |\n| 3 | Irish Coffee |\n"
+        "| 4 | Indian tea |",
+    )
+
+    resolved = resolve("2nd and 3rd rows — any way to make those without the booze for the kids?", *turns)
+
+    assert resolved.recipe_ids == ["italian-mulled-wine", "irish-coffee"]
+    assert "without the booze" in resolved.question
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ok back to the potato thing — which of them can i do with no butter?",
+        "so out of the potato ones you listed which are one-pan?",
+    ],
+)
+def test_the_list_said_by_what_it_holds_is_the_whole_list(message):
+    turns = ("potato sides", "- **Rösti**\n- **Parmesan potatoes**\n- **Fried Potatoes**")
+
+    assert len(resolve(message, *turns).recipe_ids) == 3
+
+
+def test_that_one_after_a_food_hated_is_the_recipe_with_that_food():
+    turns = (
+        "seafood pasta ideas",
+        "- **Garlic Butter Seafood Pasta**\n- **Spaghetti alla puttanesca** - anchovies, olives, capers\n"
+        "- **Shrimp Fettuccine Alfredo**",
+    )
+
+    resolved = resolve(
+        "she hates anchovies so obviously not that one, but of the other two which is easier?", *turns
+    )
+
+    assert resolved.recipe_ids == ["seafood-pasta", "shrimp-fettuccine-alfredo"]
+
+
+def test_the_two_of_us_are_people():
+    turns = (
+        "finnish food",
+        "- **Kropsua (Finnish Baked Pancake)**\n- **Finnish Salmon Soup**",
+        "kropsua pls",
+        "ok!",
+    )
+
+    resolved = resolve("it's only the two of us tho, can i halve the Kropsua?", *turns)
+
+    assert resolved.recipe_ids == ["kropsua"]

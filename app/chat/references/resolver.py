@@ -70,6 +70,7 @@ from app.chat.references.vocabulary import (
     ELLIPSIS_LEAD,
     EXCLUDED,
     EXCLUSIVE,
+    HATED,
     INSTEAD,
     INTO_THE_SET,
     MEAL,
@@ -491,7 +492,7 @@ class Resolver:
             what = match["what"]
             if re.match(r"one of\b", what, re.I):
                 continue  # "i don't have one of those": a thing the user lacks, no recipe
-            if match["clause"].lower() in ("no", "without") and NEEDS_NO.search(
+            if match["clause"].lower().split()[0] in ("no", "without") and NEEDS_NO.search(
                 message[: match.start("clause")]
             ):
                 continue  # "which ones have no dairy", "a strict no nuts policy": a need, said in a request
@@ -499,8 +500,10 @@ class Resolver:
                 continue  # "i dont have 3 hours": the user's time, not "the 8 hour one"
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
             pointed = None
-            if what.lower() in POINTER and disliked:
-                what, dislike = disliked, True  # "not a fan of aubergine so skip that one"
+            hated = HATED.search(message[: match.start()])
+            if re.sub(r"\s+one$", "", what.lower()) in POINTER and (disliked or hated):
+                # "not a fan of aubergine so skip that one", "she hates anchovies so not that one"
+                what, dislike = disliked or (hated["food"] if hated else ""), True
             elif re.sub(r"\s+one$", "", what.lower()) in POINTER and (
                 said := self.names.among(message[: match.start()], [r.id for r in offered])
             ):
@@ -594,15 +597,19 @@ class Resolver:
         """ "the cabbage one is a bit late to start. are any of the rest ok?": the rest are
         the set without the one a sentence before them points at, however it is put aside."""
         rest = OTHERS.search(message)
-        ends = [m.end() for m in PARTS.finditer(message[: rest.start()])] if rest else []
+        ends = [m.end() for m in PARTS.finditer(message) if rest and m.end() <= rest.start()]
         if rest is None or not ends:
             return None
         said = message[: ends[-1]]
+        # "the egg drop thing sounds a bit too plain … of the rest": a thing, too.
+        things = re.finditer(r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}[\w'-]+)\s+thing\b", said, re.I)
         pointed = [
             picked
-            for m in DESCRIBED.finditer(said)
-            if re.search(r"\bones?$", m.group(0), re.I)
-            and len(picked := described(m["what"], offered, self._said)) == 1
+            for m in [
+                *(m for m in DESCRIBED.finditer(said) if re.search(r"\bones?$", m.group(0), re.I)),
+                *things,
+            ]
+            if len(picked := described(m["what"], offered, self._said)) == 1
         ]
         named = self.names.among(said, [r.id for r in offered])
         left_out = pointed[0] if len(pointed) == 1 else [self.recipes[named[0]]] if len(named) == 1 else []
@@ -768,12 +775,22 @@ class Resolver:
                 continue
             if re.search(r"\b(?:like|similar to|than)\s+$", message[: match.start()], re.I):
                 continue  # "something like the swedish ones" compares; it picks none
-            if what.lower().endswith("s") and re.match(
-                r"\s+(?:that\s+)?(?:you|u)(?:'ve)?\s+(?:listed|mentioned|gave|said|suggested|named|recommended)\b",
-                message[match.end() :],
-                re.I,
+            # "ok back to the side dish thing", "which of the sauces you mentioned", "out of the
+            # chicken ones you listed": the list, by what it is; "back to the main" is one.
+            back = re.search(r"\bback to\s+$", message[: match.start()], re.I)
+            if (back and len(described(what, offered, self._said)) > 1) or (
+                (what.lower().endswith("s") or re.search(r"\bones$", match.group(0), re.I))
+                and re.match(
+                    r"\s+(?:that\s+)?(?:you|u)(?:'ve)?\s+(?:listed|mentioned|gave|said|suggested|named|recommended)\b",
+                    message[match.end() :],
+                    re.I,
+                )
             ):
-                continue  # "which of the sauces you mentioned": the list, by what it is
+                return Resolution(
+                    considering([r.title for r in offered], message, message),
+                    [r.id for r in offered],
+                    rule="set",
+                )
             if re.search(r"\b(?:without|instead of|no|sub|swap|replace)\s+$", message[: match.start()], re.I):
                 continue  # "can i make it without the pork": an ingredient, not a dish
             if set(words(what)) & (QUICK | SLOW) and not re.search(

@@ -95,7 +95,7 @@ ORDINAL = re.compile(
     rf"(?!\s+(?:{NOT_COUNTED})s?\b)"
     r"(?!\s+of (?:it|my|our|the)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b"
+    r"(?:\s+(?:one|recipe|option|dish|suggestion|row|item|entry|entries)s?)?\b"
     # "kid #2 has an egg allergy" counts a child, not a recipe.
     r"|(?:\b(?:number|option|no\.|nr\.?|num)|(?<!kid )(?<!child )(?<!son )(?<!daughter )(?<!guest )#)"
     rf"\s*(?P<number>[1-9]|{'|'.join(NUMBER_WORDS)})\b"
@@ -109,7 +109,7 @@ BARE_NUMBERS = re.compile(
 # Two ordinals together: "first and last one", "the 2nd and 3rd".
 ORDINAL_PAIR = re.compile(
     rf"\b(?:the\s+)?(?P<first>{ORDINAL_WORDS})\s+(?:and|&|\+)\s+(?:the\s+)?(?P<second>{ORDINAL_WORDS})"
-    r"(?:\s+(?:one|recipe|option|dish|suggestion)s?)?\b",
+    r"(?:\s+(?:one|recipe|option|dish|suggestion|row|item|entry|entries)s?)?\b",
     re.I,
 )
 # "the one with chickpeas", "the one without meat".
@@ -168,8 +168,11 @@ INSTEAD = re.compile(
 FOOD_IN_IT = re.compile(r"\b(?:with|w|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
 FOOD_IN_THEM = re.compile(r"\b(?:ones|something|anything) (?:with|w)\s+(?:[\w-]+\s+){1,4}?in them\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
+# A word of a description: "the quickest and which one" describes nothing.
+_DESCRIBING = r"(?!(?:and|or|which|what|how|is|are|but)\b)[\w'-]+"
 DESCRIBED = re.compile(
-    r"\bthe\s+(?P<what>(?:[\w'-]+\s+){0,2}?[\w'-]+?(?=\s+(?:one|recipe|dish)s?\b)|(?:[\w'-]+\s+){0,2}?[\w'-]+?)"
+    rf"\bthe\s+(?P<what>(?:{_DESCRIBING}\s+){{0,2}}?{_DESCRIBING}?(?=\s+(?:one|recipe|dish)s?\b)"
+    rf"|(?:{_DESCRIBING}\s+){{0,2}}?{_DESCRIBING}?)"
     r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
     re.I,
 )
@@ -219,6 +222,7 @@ FOCUS = re.compile(
     # "dont care if it takes all afternoon": the cooking, however long.
     r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
     r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|already|only|nearly|almost"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
     r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
     r"|['’]s (?:like |a )?\d))\b"
@@ -239,7 +243,7 @@ SWAP = re.compile(
     re.I,
 )
 # A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
-PART_OF = re.compile(r"\bthe (?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
+PART_OF = re.compile(r"\bthe (?:[\w'-]+ )?(?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
 ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
 # Scaling the recipe in focus, said with no pointer: "so I just double everything?".
@@ -263,7 +267,7 @@ SET_WORDS = re.compile(
     rf"\b(those(?! lines)(?!\s+(?:{APPLIANCES})s?\b)|these|them|they|either(?!\s+[\w' ]{{1,40}}?\bor\b)"
     r"|both(?!\s+(?:days|nights|weekends|meals|times))|all of them|all three"
     r"|the others?|the rest|each of them"
-    r"|the (?:two|three|four|five|six)|which ones?|wh?ich of|any of|thse"
+    r"|the (?:two|three|four|five|six)(?! of (?:us|you|them))|which ones?|wh?ich of|any of|thse"
     r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
     re.I,
@@ -315,7 +319,15 @@ EXCLUDED = re.compile(
 # The word before a "no" or "without" that asks for a need, not sets a recipe aside: "which
 # ones have no dairy", "a strict no nuts policy", "something without gluten".
 NEEDS_NO = re.compile(
-    r"\b(?:have|has|got|with|contain|contains|strict|is|are|be|something|anything|ones?|recipes?|dish(?:es)?)\s*$",
+    r"\b(?:have|has|got|with|contain|contains|strict|is|are|be|something|anything|ones?|recipes?|dish(?:es)?"
+    # "any way to make those without the booze": how to make them.
+    r"|make|do|done|made|cook|those|them|these|it)\s*$",
+    re.I,
+)
+# A food hated, said as a liking: "she hates anchovies", "he can't stand olives".
+HATED = re.compile(
+    r"\b(?:hates?|can'?t stand|cannot stand|gags? at|is allergic to)\s+"
+    r"(?!(?:anything|everything|something|it|that|this|the|a|an)\b)(?P<food>[a-z][\w-]+)",
     re.I,
 )
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
@@ -357,7 +369,8 @@ OTHERS = re.compile(
     r"(?:the (?:othe?r|remaining)(?: (?:two|three|four|[2-9]|ones?))?|the others|the rest"
     # "from other two", "between the othr 2"
     r"|(?<=(?:of|om|en) )othe?r (?:two|three|four|[2-9])"
-    r"|what'?s left|what is left)\b",
+    r"|(?:what|whatever)'?s left|what is left"
+    r"|everything else(?: (?:you|u) (?:suggested|listed|said|mentioned))?)\b",
     re.I,
 )
 ELLIPSIS_LEAD = re.compile(
