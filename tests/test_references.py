@@ -3133,7 +3133,8 @@ SOUPS = (
 
 
 def test_the_thing_a_remark_sets_aside_is_left_out_of_the_rest():
-    message = "the egg drop thing sounds a bit plain tbh. of the rest which is the quickest and which one fills you up"
+    message = "the egg drop thing sounds a bit plain tbh. of the rest which is the quickest and which one"
+    message += " fills you up"
 
     resolved = resolve(message, *SOUPS)
 
