@@ -163,6 +163,10 @@ SETS = {
     # studied.
     "development, round 43": HERE / "followups_fortythird.jsonl",
     "development, round 45": HERE / "followups_fortyfifth.jsonl",
+    # Written by someone who saw no code, during the eleventh round, to stress topic switches;
+    # measured once (84d6807), then studied.
+    "development, round 44": HERE / "followups_fortyfourth.jsonl",
+    "development, round 46": HERE / "followups_fortysixth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

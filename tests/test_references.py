@@ -3207,3 +3207,55 @@ def test_the_two_of_us_are_people():
     resolved = resolve("it's only the two of us tho, can i halve the Kropsua?", *turns)
 
     assert resolved.recipe_ids == ["kropsua"]
+
+
+CHICKEN_FOR_KIDS = (
+    "gluten free chicken dinner under 30 min pls, 2 hungry kids",
+    "- **Chicken Tenders Airfried**\n- **Chicken Satay with Peanut Sauce**\n"
+    "- **Spicy Kung Pao-Style Chicken**",
+)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "tenders it is. after theyre in bed tho i want something warm and boozy, its freezing in this"
+        " flat",
+        "hm ok maybe. my brother's bday is saturday and he wants burgers, whats a good sauce to slather"
+        " on them",
+        "mm nice. easter's coming up and my MIL ALWAYS brings the same lemon cake, i want something"
+        " traditional",
+        "ok will do. btw we got an air fryer as a gift and it's still in the box, what are easy things"
+        " to start with",
+        "lol ok. sunday lunch for the in-laws though, they love lamb - what could i do that isn't"
+        " too fiddly?",
+    ],
+)
+def test_a_new_occasion_said_around_words_that_point_at_nothing_inherits_nothing(message):
+    resolved = resolve(message, *CHICKEN_FOR_KIDS)
+
+    assert resolved.recipe_ids == []
+    assert not re.search("Chicken|gluten|30 min", resolved.question)
+
+
+def test_that_after_a_food_someone_is_mad_about_is_that_food():
+    turns = ("dessert for my mum, no dairy at all", "- **Tarta de Santiago**\n- **Granita**")
+
+    resolved = resolve("lovely. she's also mad about coconut, anything with that?", *turns)
+
+    assert resolved.recipe_ids == []
+    assert "dairy-free" in resolved.question
+
+
+def test_in_one_go_counts_no_dish():
+    turns = (
+        "chicken dinners under 45 min?",
+        "- **Cheddar-Crusted Chicken**\n- **Chicken Satay with Peanut Sauce**",
+    )
+
+    resolved = resolve(
+        "hmm. i'd love something with rice so it's a full meal in one go — any like that?", *turns
+    )
+
+    assert resolved.question.startswith("Hmm. i'd love something with rice so it's a full meal in one go")
+    assert "45 minutes" in resolved.question

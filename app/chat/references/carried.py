@@ -263,7 +263,10 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return None  # "thanks!", "ok": nothing asked
     # "I need a cold soup, ideally one made with kefir" is a sentence of its own.
     one_anaphora = not DECLARATIVE.match(body) and re.search(
-        r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b", body, re.I
+        # "a full meal in one go" counts, it points at no dish.
+        r"\b(?<!which )(?<!this )(?<!that )(?<!no )ones?\b(?! (?:go|pot|pan|bowl|tray|sitting|person)\b)",
+        body,
+        re.I,
     )
     # "and breakfast in bed the morning after?" asks for more of the same, said short; but
     # "3 DAYS??" asks for nothing: a fragment says a food, a dish or a need.

@@ -976,7 +976,14 @@ class Resolver:
         if not (INSTEAD.search(message) or after_remark):
             return None
         carried = carry_over(message, self._history, self.names)
-        if carried is None and after_remark and (request := carry_over(last, self._history, self.names)):
+        # "something with rice so it's a full meal — any like that?" asks before the dash.
+        pointing_back = re.search(r"\blike (?:that|this)\b", last, re.I)
+        if (
+            carried is None
+            and after_remark
+            and not pointing_back
+            and (request := carry_over(last, self._history, self.names))
+        ):
             # "i have a dozen eggs that need using before they expire tho — anything with eggs
             # in that same time frame?": the request after the remark inherits.
             asked = lower_first(request.question) if joint == ", " else request.question

@@ -198,6 +198,8 @@ NOT_POINTED = (
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
     # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
     "|many|much|kinda|kind|sort|type|timeframe|range|vein|list|same"
+    # "its freezing in this flat": where the user is.
+    "|flat|apartment|apt|place|town|city|country|area|office|dorm"
 )
 # Words after which "its" is written for "it's": "its 5 now", "its a birthday".
 IT_IS = (
@@ -230,7 +232,9 @@ FOCUS = re.compile(
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
     r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
+    # "what could i do that isn't too fiddly": a relative "that", no recipe.
     rf"(?<!none of )(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
+    r"(?! (?:isn'?t|aren'?t|doesn'?t|won'?t|wouldn'?t|is not|does not)\b)"
     # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
     rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
     r"(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
@@ -560,7 +564,7 @@ SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
 FOOD_POINTER = re.compile(
     # "each of those", "any of them" count the set, whatever food the message names.
-    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|w|use|using|for"
+    r"\b(?P<food>[a-z]+s)\b[^?.!]*?\b(?:with|w|use|using|for|on|over|into"
     r"|(?<!each )(?<!any )(?<!all )(?<!which )(?<!one )(?<!none )(?<!some )(?<!both )of)"
     r"\s+(?:those|them|these)\b"
     # "smth w mushrooms? my dad loves them": liking a food just named, in the next sentence too.
@@ -582,13 +586,17 @@ ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+
 APPLIANCE = re.compile(rf"\b(?:{APPLIANCES})s?\b", re.I)
 # … every such "it" of the sentence: "wants to break it in saturday, what can he make in it".
 APPLIANCE_IT = re.compile(
-    r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|try|test)\s+(?=it\b))(?P<it>it)\b", re.I
+    r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|try|test)\s+(?=it\b)"
+    # "… an air fryer as a wedding gift and it's still in the box".
+    r"|\band\s+(?=it(?:'?s| is| has)\b))(?P<it>it)\b",
+    re.I,
 )
 
 
 # "she's obsessed with aubergine, got anything with that?": the "that" of a food just said.
 FOOD_THAT = re.compile(
-    r"\b(?:obsessed with|loves?|likes?|got|have|has|bought)\s+(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
+    r"\b(?:obsessed with|(?:mad|crazy|nuts) about|loves?|likes?|got|have|has|bought)\s+"
+    r"(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
     r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
     re.I,
 )
@@ -610,9 +618,12 @@ FOOD_ASKED_IT = re.compile(
     r"\b(?:more|of|eat|eating|love|like|into)\s+(?P<it>it)\b",
     re.I,
 )
-# "what about bread, is that even possible": the "that" of what was just asked for.
+# "what about bread, is that even possible", "something with rice so it's a full meal": the
+# "it" of what was just asked for.
 ASKED_FOR_IT = re.compile(
-    r"\b(?:what|how) about [^.?!,]+,\s*(?:is|are|would|will|can|could|does)\s+(?P<it>that|it|this)\b", re.I
+    r"(?:\b(?:what|how) about [^.?!,]+,\s*(?:is|are|would|will|can|could|does)\s+"
+    r"|\b(?:something|anything)\b[^.?!]*?\bso\s+(?=it\b))(?P<it>that|it|this)\b",
+    re.I,
 )
 
 
@@ -736,7 +747,9 @@ DRINK = re.compile(
 # What keeps a request in the conversation's occasion: "same deal", "my brother's also coming",
 # "to go with", "anything in that vein".
 SAME_OCCASION = re.compile(
-    r"\b(?:same|in that vein|like that|fits? the bill|to go with (?:it|that|them|those|these|this|the)\b"
+    # "the same lemon cake" she always brings is no request for the same.
+    r"\b(?:same(?! (?:old )?(?:\w+ )?(?:cake|pie|dish|thing every|stuff every)\b)|in that vein|like that"
+    r"|fits? the bill|to go with (?:it|that|them|those|these|this|the)\b"
     r"|on the side|to start|for afters|to finish"
     r"|(?:also|too) (?:coming|joining|eating)|(?:coming|joining|here) too|as well)\b",
     re.I,
