@@ -3219,8 +3219,7 @@ CHICKEN_FOR_KIDS = (
 @pytest.mark.parametrize(
     "message",
     [
-        "tenders it is. after theyre in bed tho i want something warm and boozy, its freezing in this"
-        " flat",
+        "tenders it is. after theyre in bed tho i want something warm and boozy, its freezing in this flat",
         "hm ok maybe. my brother's bday is saturday and he wants burgers, whats a good sauce to slather"
         " on them",
         "mm nice. easter's coming up and my MIL ALWAYS brings the same lemon cake, i want something"
