@@ -3258,3 +3258,27 @@ def test_in_one_go_counts_no_dish():
 
     assert resolved.question.startswith("Hmm. i'd love something with rice so it's a full meal in one go")
     assert "45 minutes" in resolved.question
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "ooh those all look good, saving them. also we got an air fryer as a gift and have used it zero"
+        " times — what can i make in it",
+        "none of those are grabbing me lol. i've got a block of firm tofu that needs using today, what can"
+        " i do with it",
+    ],
+)
+def test_an_appliance_just_got_or_a_food_to_use_up_is_a_new_topic(message):
+    resolved = resolve(message, *SOUPS)
+
+    assert resolved.rule == "switch"
+    assert "Soup" not in resolved.question
+
+
+def test_an_appliance_asked_about_for_a_recipe_stays_on_it():
+    turns = ("fish dinner", "- **Grilled Mackerel with Miso Soup and Squash**\n- **Baked Trout**")
+
+    resolved = resolve("the mackerel one. do I need an actual grill or can i use the oven", *turns)
+
+    assert resolved.recipe_ids == ["grilled-mackerel-with-miso-soup-and-squash"]

@@ -586,7 +586,7 @@ ASKS_ABOUT = re.compile(rf"{FOCUS.pattern}|^\s*(?:is|are|does)\b|\bthe\s+[\w'-]+
 APPLIANCE = re.compile(rf"\b(?:{APPLIANCES})s?\b", re.I)
 # … every such "it" of the sentence: "wants to break it in saturday, what can he make in it".
 APPLIANCE_IT = re.compile(
-    r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|try|test)\s+(?=it\b)"
+    r"(?:\b(?:in|with|w|into)\s+|\bbreak\s+(?=it\s+in\b)|\b(?:use|used|using|try|tried|test)\s+(?=it\b)"
     # "… an air fryer as a wedding gift and it's still in the box".
     r"|\band\s+(?=it(?:'?s| is| has)\b))(?P<it>it)\b",
     re.I,
@@ -744,6 +744,12 @@ DRINK = re.compile(
     r"|smoothies?|hot chocolate|eggnog)\b",
     re.I,
 )
+# An appliance just got: "we got an air fryer as a wedding gift", "my husband bought a smoker".
+NEW_APPLIANCE = re.compile(
+    rf"\b(?:bought|got|gifted|given|received|new)\b[^.?!]*?\b(?:{APPLIANCES})s?\b", re.I
+)
+# A food that has to be used: "a block of tofu that needs using today", "milk going off".
+USE_UP = re.compile(r"\b(?:needs? using|to use up|going (?:off|bad)|about to (?:go off|expire))\b", re.I)
 # What keeps a request in the conversation's occasion: "same deal", "my brother's also coming",
 # "to go with", "anything in that vein".
 SAME_OCCASION = re.compile(
@@ -773,7 +779,8 @@ def moves_on(
     message: str, earlier: Sequence[str], names_offered: Callable[[str], bool] | None = None
 ) -> int | None:
     """Where `message` starts a new topic without saying so, if it does: a request for an
-    occasion or a drink that the earlier user turns (`earlier`) never spoke of, which points
+    occasion, a drink, an appliance or a food to use up that the earlier user turns (`earlier`)
+    never spoke of, which points
     back at nothing, nor names a recipe offered (`names_offered`): "k thanks, going with the
     salmon. my daughter turns 6 next week, what cake is easy?". What is said before it is a
     remark about the recipes offered."""
@@ -783,8 +790,8 @@ def moves_on(
 
     def new(part: str) -> bool:
         occasions = [m.group() for m in OCCASION.finditer(part)]
-        return any(not re.search(rf"\b{re.escape(o)}\b", said, re.I) for o in occasions) or bool(
-            DRINK.search(part) and not DRINK.search(said)
+        return any(not re.search(rf"\b{re.escape(o)}\b", said, re.I) for o in occasions) or any(
+            said_of.search(part) and not said_of.search(said) for said_of in (DRINK, NEW_APPLIANCE, USE_UP)
         )
 
     def adds(part: str) -> bool:
