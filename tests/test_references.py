@@ -3282,3 +3282,17 @@ def test_an_appliance_asked_about_for_a_recipe_stays_on_it():
     resolved = resolve("the mackerel one. do I need an actual grill or can i use the oven", *turns)
 
     assert resolved.recipe_ids == ["grilled-mackerel-with-miso-soup-and-squash"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "none of that is calling to me tbh. i kinda want something sweet?? is that bad lol",
+        "ok ill go hunt for it. oh and any with potato?",
+        "ok we'll skip that one for now. my wife's birthday is next week and she's been craving pavlova"
+        " — is that hard to make?",
+    ],
+)
+def test_that_of_a_wish_of_a_thing_to_buy_or_of_a_dish_craved_is_no_recipe_offered(message):
+    assert "Considering" not in resolve(message, *SOUPS).question
+    assert "Gypsy" not in resolve(message, *SOUPS).question

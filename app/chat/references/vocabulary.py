@@ -612,6 +612,12 @@ FOOD_HAD_IT = re.compile(
     r"\b(?:had|eaten|ate|made|cooked|done)\s+(?P<it>it)\b",
     re.I,
 )
+# "she's been craving pavlova like crazy — is that hard to make?": the dish just said.
+DISH_CRAVED_IT = re.compile(
+    r"\b(?:craving|cravings? for|obsessed with|(?:mad|crazy) about|begging for)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b"
+    r"[^.?!]*?\b(?:is|are|would|will|can|could)\s+(?P<it>that|it)\b",
+    re.I,
+)
 # "and anything with fish? I'm trying to eat more of it": the food just asked for.
 FOOD_ASKED_IT = re.compile(
     r"\b(?:anything|something|recipes?|ones?|stuff) (?:with|w)\s+[\w-]+(?:\s+[\w-]+)?\s*\?+\s+[^.?!]*?"
@@ -639,8 +645,11 @@ MEAL_THAT = re.compile(
 CHOSEN_IT = re.compile(
     r"(?:\b[\w'-]+\s+(?=it\s+is\b\s*(?:then|for|tonight|today|[^\w\s]|$))|\b(?=it\s+shows\b)"
     # "is it actually worth making yogurt myself": no recipe is "it".
-    r"|\b(?=it\s+(?:\w+\s+)?worth\s+(?:making|doing|buying|trying)\s+(?!with|it|this|that|for|in|on)\w))"
-    r"(?P<it>it)\b",
+    r"|\b(?=it\s+(?:\w+\s+)?worth\s+(?:making|doing|buying|trying)\s+(?!with|it|this|that|for|in|on)\w)"
+    # "i kinda want something sweet?? is that bad lol", "ill go hunt for it" (what to buy).
+    r"|\bis\s+(?=that\s+(?:bad|weird|normal|wrong|crazy|silly|dumb)\b)"
+    r"|\b(?:hunt|look|shop|search) for\s+(?=it\b))"
+    r"(?P<it>it|that)\b",
     re.I,
 )
 
@@ -658,6 +667,7 @@ def focus_pointer(message: str) -> re.Match[str] | None:
             FOOD_ASKED_IT,
             FOOD_HAD_IT,
             FOOD_MUCH_OF_IT,
+            DISH_CRAVED_IT,
             MEAL_THAT,
             CHOSEN_IT,
         )
