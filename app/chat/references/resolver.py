@@ -56,7 +56,6 @@ from app.chat.references.vocabulary import (
     ABOUT_IT,
     ADDITIVE,
     AFTER_DESCRIPTION,
-    APPLIANCE,
     ASKED,
     ASKED_ANEW,
     BARE_NUMBERS,
@@ -75,6 +74,7 @@ from app.chat.references.vocabulary import (
     INTO_THE_SET,
     MEAL,
     NEEDS_NO,
+    NEW_APPLIANCE,
     NEW_ONE,
     NOT_MADE,
     NUMBER_WORDS,
@@ -403,7 +403,7 @@ class Resolver:
             # "do you have a recipe for naan bread?": another dish, by its name.
             or {i for i, _ in said_whole(rest, self.names)} - {r.id for r in offered}
             # "oh also I finally bought an air fryer, what's actually good in it?"
-            or APPLIANCE.search(rest)
+            or NEW_APPLIANCE.search(rest)
         )
         pointing = (
             SET_WORDS.search(rest)

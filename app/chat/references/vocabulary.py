@@ -640,9 +640,9 @@ MEAL_THAT = re.compile(
     re.I,
 )
 
-# "spiced apple ones it is for the kids then": a choice said, not a pointer; nor is the "it"
-# of "i never eat breakfast and it shows" or of "is it worth it".
-CHOSEN_IT = re.compile(
+# Idioms whose "it" or "that" is no recipe: "spiced apple ones it is for the kids then" (a choice
+# said), "i never eat breakfast and it shows", "is it worth it".
+IDIOM_IT = re.compile(
     r"(?:\b[\w'-]+\s+(?=it\s+is\b\s*(?:then|for|tonight|today|[^\w\s]|$))|\b(?=it\s+shows\b)"
     # "is it actually worth making yogurt myself": no recipe is "it".
     r"|\b(?=it\s+(?:\w+\s+)?worth\s+(?:making|doing|buying|trying)\s+(?!with|it|this|that|for|in|on)\w)"
@@ -669,7 +669,7 @@ def focus_pointer(message: str) -> re.Match[str] | None:
             FOOD_MUCH_OF_IT,
             DISH_CRAVED_IT,
             MEAL_THAT,
-            CHOSEN_IT,
+            IDIOM_IT,
         )
         for m in it_said.finditer(message)
     ]
