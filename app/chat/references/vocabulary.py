@@ -166,6 +166,7 @@ INSTEAD = re.compile(
 )
 # "anything with rice in it?": the dish asked for, not one offered.
 FOOD_IN_IT = re.compile(r"\b(?:with|w|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
+# "what about ones with fruit in them?": the dishes asked for.
 FOOD_IN_THEM = re.compile(r"\b(?:ones|something|anything) (?:with|w)\s+(?:[\w-]+\s+){1,4}?in them\b", re.I)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 # A word of a description: "the quickest and which one" describes nothing.
