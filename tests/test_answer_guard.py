@@ -277,7 +277,7 @@ def test_the_data_says_which_steps_use_a_tool_and_how_much_one_recipe_asks():
     )
 
     assert compose("Can I make the Baked Salmon without the oven?", [salmon]).text == (
-        'Baked Salmon [salmon] uses the oven: "Bake at 200°C."'
+        'Baked Salmon [salmon] uses the oven in step 1: "Bake at 200°C."'
     )
     assert compose("is the Baked Salmon hard?", [salmon]).text == (
         "Baked Salmon [salmon] has 2 ingredients and 1 step; the recipe does not rate its difficulty."
@@ -321,9 +321,10 @@ def test_the_data_says_which_recipes_need_no_baking():
 
     text = compose("which of the Lemon Pudding and the Granita doesnt need baking?", [pudding, granita]).text
 
-    assert text.startswith("Without the oven: Granita [granita].")
-    assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
-    assert "Granita [granita]'s steps do not mention the oven." in text
+    assert text == (
+        "Without the oven: Granita [granita] (its steps do not mention it)."
+        ' Lemon Pudding [pudding] uses the oven in step 1: "Bake in a slow oven."'
+    )
 
 
 def test_the_data_says_which_recipes_need_an_oven():
@@ -336,8 +337,32 @@ def test_the_data_says_which_recipes_need_an_oven():
         "Considering the Lemon Pudding and the Granita, do any of them need an oven?", [pudding, granita]
     ).text
 
-    assert 'Lemon Pudding [pudding] uses the oven: "Bake in a slow oven."' in text
-    assert "Granita [granita]'s steps do not mention the oven." in text
+    assert text == (
+        "Without the oven: Granita [granita] (its steps do not mention it)."
+        ' Lemon Pudding [pudding] uses the oven in step 1: "Bake in a slow oven."'
+    )
+
+
+def test_a_dutch_oven_is_a_pot_and_the_first_step_with_the_oven_is_quoted():
+    ragu = Recipe(
+        id="ragu",
+        title="Ragu",
+        ingredients=["beef"],
+        steps=["Brown the meat in a Dutch oven.", "Simmer for 3 hours.", "Serve."],
+    )
+    lasagna = Recipe(
+        id="lasagna",
+        title="Lasagna",
+        ingredients=["pasta"],
+        steps=["Preheat the oven.", "Layer the sauce and pasta in a Dutch oven.", "Bake 40 minutes."],
+    )
+
+    text = compose("do any of them need an oven? ours is broken", [ragu, lasagna]).text
+
+    assert text == (
+        "Without the oven: Ragu [ragu] (its steps do not mention it)."
+        ' Lasagna [lasagna] uses the oven in step 1 (and 1 more): "Preheat the oven."'
+    )
 
 
 def test_a_time_said_in_words_in_a_step_is_quoted():

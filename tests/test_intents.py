@@ -40,6 +40,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("my husband just bought a smoker, what can he make in it", "smoker", "smoked"),
         ("what's the easiest loaf for a total beginner", "beginner", "simple"),
         ("those are all savoury — got a spanish sweet one?", "dessert", "dessert"),
+        ("my mum's birthday is sunday, she loves lemon", "birthday", "cake"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):
@@ -57,6 +58,9 @@ def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, int
         ("and something to drink for the kids?", "children", "drink"),  # a drink for the kids, no kid food
         ("what drinks for the brunch?", "treat breakfast", "drink"),  # no pancakes
         ("those are all savoury — got a spanish sweet one?", "savoury", "dessert"),  # a remark, not the ask
+        ("drinks for his birthday?", "birthday", "drink"),  # no cake
+        # A birthday present is no birthday meal.
+        ("i just got an air fryer for my birthday, what can i make in it", "birthday", "fryer"),
     ],
 )
 def test_an_intent_is_not_read_beside_the_words_that_mean_it_is_not_meant(question, not_meant, meant):
@@ -187,6 +191,9 @@ def test_a_like_question_leaves_only_the_dish_it_names_after_like():
         ("what's a good soup for a cold day?", "cold", "stew"),
         # "a starter" is a first course, not a sourdough starter.
         ("what about a starter to go with the roast?", "starter", "soup"),
+        # The day of the meal names no dish (the Sunday Morning Milkshake); a Sunday roast does.
+        ("my mum's birthday is sunday, she loves lemon", "sunday", "lemon"),
+        ("on sunday, what goes with a sunday roast?", "on", "sunday"),
     ],
 )
 def test_words_that_say_nothing_of_the_dish_are_not_searched(question, unsearched, searched):

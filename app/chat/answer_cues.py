@@ -112,7 +112,8 @@ INGREDIENTS = re.compile(
 EQUIPMENT: dict[str, re.Pattern[str]] = {
     tool: re.compile(rf"\b(?:{said})", re.I)
     for tool, said in {
-        "oven": "oven|bake|baking(?! powder| soda)|roast|broil|preheat",
+        # A Dutch oven is a pot.
+        "oven": "(?<!dutch )oven|bake|baking(?! powder| soda)|roast|broil|preheat",
         "microwave": "microwave",
         "blender": "blend",
         "processor": "food processor|processor",

@@ -177,21 +177,25 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
     parts = []
     free = []
     for recipe in recipes:
-        steps = [step.strip() for step in recipe.steps if EQUIPMENT[tool].search(step)]
-        if steps:
-            parts.append(f"{cite(recipe)} uses the {tool}: " + " ".join(f'"{step}"' for step in steps[:2]))
+        used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if EQUIPMENT[tool].search(step)]
+        if used:
+            n, step = used[0]
+            more = f" (and {len(used) - 1} more)" if len(used) > 1 else ""
+            parts.append(f'{cite(recipe)} uses the {tool} in step {n}{more}: "{step}"')
         else:
-            parts.append(f"{cite(recipe)}'s steps do not mention the {tool}.")
             free.append(recipe)
-    if len(recipes) > 1:
-        # The answer first, then the steps that show it.
-        lead = (
-            f"Without the {tool}: {join([cite(r) for r in free])}."
-            if free
-            else f"All of them use the {tool}."
+    if len(recipes) == 1:
+        return Composed(
+            parts[0] if parts else f"{cite(recipes[0])}'s steps do not mention the {tool}.", "without"
         )
-        parts.insert(0, lead)
-    return Composed(" ".join(parts), "without")
+    # The answer first, then the steps that show it.
+    whose = "its steps do" if len(free) == 1 else "their steps do"
+    lead = (
+        f"Without the {tool}: {join([cite(r) for r in free])} ({whose} not mention it)."
+        if free
+        else f"All of them use the {tool}."
+    )
+    return Composed(" ".join([lead, *parts]), "without")
 
 
 def has(recipe: Recipe, word: str) -> str:

@@ -38,7 +38,9 @@ REFUSING = (
 )
 DIETS = {
     "vegan": rf"vegan|veganuary|plant[- ]based|{REFUSING}animal(?: products)?",
-    "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat",
+    "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat"
+    # "we're trying to eat less meat", "cutting down on meat".
+    r"|(?:less|fewer|cut(?:ting)? (?:down|back) on|reduc(?:e|ing)) meat",
     "gluten_free": rf"gluten[- ]free|without gluten|no gluten|coeliac|celiac|{REFUSING}(?:gluten|wheat)"
     r"|(?:gluten|wheat)[- ](?:intoleran|allerg)\w*",
     "dairy_free": r"dairy[- ]free|without dairy|no dairy|lactose[- ]free|without milk|no milk"
@@ -93,9 +95,17 @@ NO_ALCOHOL = re.compile(r"\b(?:non[- ]?alcoholic|alcohol[- ]free|booze[- ]free|v
 FOR_CHILDREN = re.compile(
     r"\b(?:drinks?|something to drink) for (?:the )?(?:kids|children|little ones|toddlers)\b", re.I
 )
+# A day said as the day of the meal ("my mum's birthday is sunday"), not as a dish's name
+# ("a sunday roast", the Sunday Morning Milkshake): not searched.
+ON_A_DAY = re.compile(
+    r"\b(?:on|this|next|by|is|it's|its|till|until|for)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
+    r"(?!\s+(?:roast|lunch|dinner|brunch|breakfast|morning|supper|gravy|sauce|dessert|treat|special))",
+    re.I,
+)
 NO_OVEN = re.compile(
     r"\b(?:no |without (?:an? |the |using the )?)oven\b"
-    r"|\boven(?:'s|s)? (?:died|broke|(?:is |are )?(?:broken|dead|out|being (?:fixed|repaired)))"
+    r"|\boven(?:'s|s)? (?:died|broke|(?:is |are )?(?:broken|dead|out|disconnected|busted|kaput|not working"
+    r"|being (?:fixed|repaired)))"
     r"|\b(?:only|just) (?:have |has |got |needs? |uses? |a |the |one )*"
     r"(?:hob|stove ?top|stove|hot ?plate)s?\b"
     r"|\bhob[- ]only\b|\bone hot ?plate\b"
@@ -224,6 +234,7 @@ def read_question(question: str) -> ReadQuestion:
     if (NO_ALCOHOL.search(question) or FOR_CHILDREN.search(question)) and "alcohol" not in excluded:
         excluded.append("alcohol")
         text = NO_ALCOHOL.sub(" ", text)
+    text = ON_A_DAY.sub(" ", text)
     limit, said = time_limit(question)
     if said:
         # "Short on time - an hour max": the hurry is said by the limit too.

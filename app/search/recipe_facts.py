@@ -69,8 +69,10 @@ HEAT = re.compile(
     r"|heat|toast|microwave|cook|cooked|cooking|steam|poach|sear|brown|melt|stew)\w*",
     re.I,
 )
-# "baking powder", "a baking tray" of cream under a tiramisù: no oven.
-OVEN = re.compile(r"\b(oven|bake[sd]?|baking(?!\s+(?:powder|soda|tray|dish|sheet|pan|paper|tin)))\b", re.I)
+# "baking powder", "a baking tray" of cream under a tiramisù, a Dutch oven (a pot): no oven.
+OVEN = re.compile(
+    r"\b((?<!dutch )oven|bake[sd]?|baking(?!\s+(?:powder|soda|tray|dish|sheet|pan|paper|tin)))\b", re.I
+)
 # Not "a frying pan" alone: the pork belly browned in one, lid on, is no fried dish.
 FRIED = re.compile(r"\b(deep[- ]fry|deep[- ]fried|fry|fried|frying(?! pan))\b", re.I)
 CHILLED = re.compile(r"\b(chill|chilled|refrigerat\w*|fridge|freez\w*|serve cold|served cold)\b", re.I)
