@@ -167,6 +167,12 @@ SETS = {
     # measured once (84d6807), then studied.
     "development, round 44": HERE / "followups_fortyfourth.jsonl",
     "development, round 46": HERE / "followups_fortysixth.jsonl",
+    # Written by someone who saw no code, during the twelfth round; measured once (c25ffd1), then
+    # studied.
+    "development, round 47": HERE / "followups_fortyseventh.jsonl",
+    "development, round 48": HERE / "followups_fortyeighth.jsonl",
+    "development, round 49": HERE / "followups_fortyninth.jsonl",
+    "development, round 50": HERE / "followups_fiftieth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -227,6 +233,10 @@ SETS = {
     # Written by someone who saw no code, before the eleventh round, to stress topic switches;
     # measured only on its start (d02209a) and on its final code, never studied.
     "held out, round 21": HERE / "followups_holdout_21.jsonl",
+    # Written by someone who saw no code, before the twelfth round; measured only on its start
+    # (c25ffd1) and on its final code, never studied.
+    "held out, round 22": HERE / "followups_holdout_22.jsonl",
+    "held out, round 23": HERE / "followups_holdout_23.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -245,6 +255,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 19",
         "held out, round 20",
         "held out, round 21",
+        "held out, round 22",
+        "held out, round 23",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

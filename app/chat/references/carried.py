@@ -168,6 +168,10 @@ NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you|
 REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 
 
+# A kind of dish asked for in a word or two: "what soups?", "which desserts?".
+SHORT_ASK = re.compile(r"(?:what|which)\s+(?:[\w-]+\s+)?[\w-]+s\s*\?+$", re.I)
+
+
 def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
     kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
@@ -240,7 +244,13 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         return replace(resolved, question=f"{before} {resolved.question}")
     before, _, last = message.strip().rpartition(", ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
-    asks = ELLIPTICAL.match(last) and (last.rstrip().endswith("?") or ADDITIVE.match(last))
+    # "… in a risotto mood now, got any?", "… a huge pot of soup going tho, what soups?".
+    asked = ELLIPSIS_LEAD.sub("", last)
+    asks = (ELLIPTICAL.match(asked) or SHORT_ASK.match(asked)) and (
+        last.rstrip().endswith("?") or ADDITIVE.match(last)
+    )
+    if re.fullmatch(r"any\s*\?+", asked):
+        last = "any ones?"  # "got any?": of the kind just said
     if said_before and asks and (resolved := carry_over(last, history, names)):
         # "my sister is coeliac, any gluten free ones?": the request after the remark.
         return replace(resolved, question=f"{before}, {lower_first(resolved.question)}")
@@ -272,7 +282,9 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     # "3 DAYS??" asks for nothing: a fragment says a food, a dish or a need.
     short = len(body.split()) <= (6 if lead and re.search(r"\band\b", lead.group()) else 4)
     says = not constraints([body], names).empty() or names.knows(body)
-    short_fragment = (short and says and not FULL_QUESTION.match(body)) or bool(same)
+    short_fragment = (
+        short and says and not (FULL_QUESTION.match(body) and not SHORT_ASK.match(body))
+    ) or bool(same)
     # "the kids want pasta" is a sentence, however short.
     elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):

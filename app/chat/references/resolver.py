@@ -423,7 +423,12 @@ class Resolver:
         ingredients = keys_of(tuple(focus.ingredients))
         if any(i not in self.recipes or not title_keys(self.recipes[i]) <= ingredients for i in own):
             return None  # another recipe, by its name: not a swap within this one
-        question = finish(f"{message.strip().rstrip('?!. ')} in {the([focus.title])}", message)
+        # Said at the end of the sentence that asks it, before any remark after it.
+        swap = SWAP.search(message)
+        assert swap is not None
+        stop = re.compile(r"[?!.]+(?=\s|$)").search(message, swap.end())
+        at = stop.start() if stop else len(message.rstrip(" ?!."))
+        question = finish(f"{message[:at].rstrip()} in {the([focus.title])}{message[at:]}", message)
         return Resolution(question, [focus.id], rule="focus")
 
     def named_in(self, text: str, found: dict[str, int], offered: Sequence[str]) -> list[str]:
@@ -961,7 +966,11 @@ class Resolver:
             or ASKED_ANEW.match(body)
             or ASKED_ANEW.match(last.strip())
             or ASKED_ANEW.match(closing)
-            or re.match(r"(?:what|how) about\b", closing, re.I)
+            or re.match(
+                r"(?:what|how) about\b|what (?:could|can|should) (?:i|we) (?:do|make|cook|bake)\b",
+                closing,
+                re.I,
+            )
             # "these are great. soups too?", "they wont touch seafood lol. beef?": a short request.
             or re.match(r"[\w' -]{1,30}\b(?:too|as well)\?", body, re.I)
             or (len(body.split()) <= 2 and body.rstrip().endswith("?"))

@@ -35,9 +35,12 @@ SWITCH = re.compile(
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
 # topic ("ok actually she's vegetarian. the veggie one, what cheese?").
 INTO_THE_SET = re.compile(
-    r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining|rest)\b|\bbetween the\b|\bwhat'?s left\b"
+    r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining)\b|\bbetween the\b|\bwhat'?s left\b"
+    # "the rest of us drink on fridays": people, not recipes.
+    r"|\bthe rest\b(?! of (?:us|you|the (?:family|group|guests|table|week|day|time)))"
     r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones\b"
-    r"|\b(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)\b"
+    r"|\b(?:everything|anything|something|stuff|things|dishes|recipes) (?:in|on|from)"
+    r" (?:ur|your|the|that|this) (?:list|table)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b"
     # "forget vegan. going back to ur list - number 3": back into the set.
     r"|\b(?:going |go |get |getting |coming )?back to (?:the|ur|your|that) \w+"
@@ -244,7 +247,11 @@ FOCUS = re.compile(
 )
 # A question of swapping an ingredient: "could I use turkey instead?", "sub the cream?".
 SWAP = re.compile(
-    r"\b(?:use|using|swap|substitute|sub|replace|put)\b.*\binstead\b|\b(?:swap|substitute|sub)\b.*\b(?:for|with)\b",
+    r"\b(?:use|using|swap|substitute|sub|replace|put)\b.*\binstead\b|\b(?:swap|substitute|sub)\b.*\b(?:for|with)\b"
+    # "can i use greek yogurt if i cant find kefir?", "skip all that and just use store bought paste?".
+    r"|\b(?:use|using)\b[^.?!]*\b(?:if|since|as|cause|because) (?:i|we)"
+    r" (?:can'?t|cannot|don'?t|dont) (?:find|get|have)\b"
+    r"|\bskip\b[^.?!]*\b(?:and|&) (?:just )?use\b",
     re.I,
 )
 # A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
@@ -596,9 +603,10 @@ APPLIANCE_IT = re.compile(
 
 # "she's obsessed with aubergine, got anything with that?": the "that" of a food just said.
 FOOD_THAT = re.compile(
-    r"\b(?:obsessed with|(?:mad|crazy|nuts) about|loves?|likes?|got|have|has|bought)\s+"
+    r"\b(?:obsessed with|(?:mad|crazy|nuts) about|loves?|likes?|got|have|has|bought|grab(?:bed)?|picked up"
+    r"|there'?s|there is)\s+"
     r"(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
-    r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w)\s+(?P<it>that|it)\b",
+    r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w|use|using)\s+(?P<it>that|it)\b",
     re.I,
 )
 # "all 3 use yogurt lol … i go thru SO much of it": the food just said.
@@ -611,6 +619,12 @@ FOOD_MUCH_OF_IT = re.compile(
 FOOD_HAD_IT = re.compile(
     r"\b(?:no more|sick of|tired of|bored of|had enough of)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b[^.?!]*?"
     r"\b(?:had|eaten|ate|made|cooked|done)\s+(?P<it>it)\b",
+    re.I,
+)
+# "bread going stale … a shame to bin it", "half a cabbage … using it up": a food, no recipe.
+FOOD_WASTED_IT = re.compile(
+    r"\b(?:(?:bin|binning|waste|wasting)\s+(?=it\b)"
+    r"|(?:toss|tossing|throw|throwing|chuck|chucking|use|using)\s+(?=it\s+(?:up|out|away)\b))(?P<it>it)\b",
     re.I,
 )
 # "she's been craving pavlova like crazy — is that hard to make?": the dish just said.
@@ -634,10 +648,26 @@ ASKED_FOR_IT = re.compile(
 )
 
 
+# A dish asked for, new to the talk: "is there some dough where you just mix it and leave it",
+# "wants to bake something with me … a kid can do most of it".
+NEW_DISH = re.compile(
+    r"\b(?:is|are) there (?:a|an|some|any)\s+(?!(?:way|chance|trick|substitute|reason|need|point|risk|problem"
+    r"|difference|alternative|version|shortcut|hack|method|option)s?\b)[\w-]+\b"
+    r"|\b(?:make|bake|cook|want|need|find)\s+(?:\w+\s+)?something\b",
+    re.I,
+)
+# … every "it" of that sentence, but "something like it" (the recipe in focus).
+NEW_DISH_IT = re.compile(r"(?<!like )(?<!as )(?<!to )(?<!into )\b(?P<it>it)\b", re.I)
+
+
 # "she's here for breakfast too, anything for that?": the "that" of a meal just said.
 MEAL_THAT = re.compile(
-    r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|afters|snacks?|party|picnic|potluck|bbq)\b"
-    r"[^.?!]*?\b(?:for|with)\s+(?P<it>that|it)\b",
+    r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|afters|snacks?|party|picnic|potluck|bbq|fry[- ]?up"
+    r"|mornings|weeknights)\b"
+    r"(?:[^.?!]*?\b(?:for|with)\s+(?=(?:that|it)\b)"
+    # "… in-laws coming for brunch … a proper fry up. what should i make for that": "for
+    # that" may follow in the next sentence.
+    r"|[^.?!]*?[.?!]+\s+[^.?!]*?\bfor\s+(?=that\b))(?P<it>that|it)\b",
     re.I,
 )
 
@@ -649,7 +679,11 @@ IDIOM_IT = re.compile(
     r"|\b(?=it\s+(?:\w+\s+)?worth\s+(?:making|doing|buying|trying)\s+(?!with|it|this|that|for|in|on)\w)"
     # "i kinda want something sweet?? is that bad lol", "ill go hunt for it" (what to buy).
     r"|\bis\s+(?=that\s+(?:bad|weird|normal|wrong|crazy|silly|dumb)\b)"
-    r"|\b(?:hunt|look|shop|search) for\s+(?=it\b))"
+    r"|\b(?:hunt|look|shop|search) for\s+(?=it\b)"
+    # "it feels like a shame to bin it": no recipe feels.
+    r"|\b(?=it\s+(?:feels|seems|would be|'?d be|is|'s)\s+(?:like\s+)?(?:a\s+)?(?:shame|waste|pity|sin)\b)"
+    # "15 minutes, a carton of eggs and some broth, that's it": all there is.
+    r"|\bthat'?s\s+(?=it\s*(?:[.!,;]|$)))"
     r"(?P<it>it|that)\b",
     re.I,
 )
@@ -668,16 +702,18 @@ def focus_pointer(message: str) -> re.Match[str] | None:
             FOOD_ASKED_IT,
             FOOD_HAD_IT,
             FOOD_MUCH_OF_IT,
+            FOOD_WASTED_IT,
             DISH_CRAVED_IT,
             MEAL_THAT,
             IDIOM_IT,
         )
         for m in it_said.finditer(message)
     ]
-    for appliance in APPLIANCE.finditer(message):
-        stop = re.compile(r"[.?!]").search(message, appliance.end())
-        ends = stop.start() if stop else len(message)
-        asked += [m.span("it") for m in APPLIANCE_IT.finditer(message, appliance.end(), ends)]
+    for said, its in ((APPLIANCE, APPLIANCE_IT), (NEW_DISH, NEW_DISH_IT)):
+        for thing in said.finditer(message):
+            stop = re.compile(r"[.?!]").search(message, thing.end())
+            ends = stop.start() if stop else len(message)
+            asked += [m.span("it") for m in its.finditer(message, thing.end(), ends)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
 
@@ -731,14 +767,30 @@ def topic_switch(message: str) -> re.Match[str] | None:
     return aside if not pointing and not adding and REQUEST_OR_QUESTION.search(after) else None
 
 
+# What may come before the words that change the topic in their sentence: "ok so totally …".
+SWITCH_LEAD = re.compile(
+    r"(?:[\W_]|\b(?:ok(?:ay)?|so|anyway|also|oh|and|hmm+|um+|totally|completely|a)\b)*", re.I
+)
+# The words that change the topic and say nothing else: "side q:", "totally different thing -",
+# "never mind,", "btw". "forget the fish" and "now for dinner" say what the question is about.
+SWITCH_ONLY = re.compile(r"(?!forget|scratch|scrap|ditch|drop|now\b)|scrap (?:that|this|all that)\b", re.I)
+# Where such words end, when something follows them: a dash, a colon, a comma, "but".
+SWITCH_SAID = re.compile(r"(?<=\bbut)\s+(?=\w)|\s*(?:[—–:;,.!?-]+|\bbut\b)\s*(?=\w)", re.I)
+
+
 def switch_start(message: str) -> int:
-    """Where the change of topic begins: the sentence that says it ("potato leek then, thx.
-    separately, how do I …"), so that what was said before it is not searched."""
+    """Where the new question begins: the sentence that changes the topic ("potato leek then,
+    thx. separately, how do I …"), so that what was said before it is not searched, and after
+    the words that only say so ("totally different thing - my mum's birthday …")."""
     switch = topic_switch(message)
     if switch is None:
         return 0
     ends = [m.end() for m in PARTS.finditer(message) if m.end() <= switch.start()]
-    return ends[-1] if ends else 0
+    start = ends[-1] if ends else 0
+    said = SWITCH_SAID.match(message, switch.end())
+    if said and SWITCH_LEAD.fullmatch(message, start, switch.start()) and SWITCH_ONLY.match(switch.group()):
+        return said.end()
+    return start
 
 
 # An occasion or a drink a request may be for: one the conversation has not spoken of is a new
@@ -760,7 +812,11 @@ NEW_APPLIANCE = re.compile(
     rf"\b(?:bought|got|gifted|given|received|new)\b[^.?!]*?\b(?:{APPLIANCES})s?\b", re.I
 )
 # A food that has to be used: "a block of tofu that needs using today", "milk going off".
-USE_UP = re.compile(r"\b(?:needs? using|to use up|going (?:off|bad)|about to (?:go off|expire))\b", re.I)
+USE_UP = re.compile(
+    r"\b(?:needs? using|to use up|us(?:e|ing) (?:it|them) up|going (?:off|bad|stale|soft)"
+    r"|about to (?:go off|go bad|turn|expire))\b",
+    re.I,
+)
 # What keeps a request in the conversation's occasion: "same deal", "my brother's also coming",
 # "to go with", "anything in that vein".
 SAME_OCCASION = re.compile(
@@ -777,7 +833,8 @@ POINTING_BACK = re.compile(r"\b(?:those|these|them|both|either|(?:any|none|which
 PERSON_BACK = re.compile(r"\b(?:he|she|him|her|his|he'?s|she'?s|hes|shes)\b", re.I)
 NEW_PERSON = re.compile(
     r"\b(?:my|our|the) (?:\w+ )?(?:mum|mom|mother|dad|father|sister|brother|daughter|son|kids?|gf|bf"
-    r"|girlfriend|boyfriend|partner|husband|wife|roommate|flatmate|friends?|parents|in-laws|niece|nephew"
+    r"|girlfriend|boyfriend|partner|husband|wife|roommate|roomie|flatmate|housemate|friends?|parents|in-laws"
+    r"|niece|nephew"
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
     re.I,
 )
@@ -818,7 +875,14 @@ def moves_on(
                 r"(?:any )?(?:ideas?|suggestions?|thoughts?|help|options?|recs?)\W*", body, re.I
             )
         )
-        return bool((lead and len(part[lead.end() :].split()) <= 8) or ELLIPTICAL.match(body) or short)
+        # "and for midnight — i want to make some homemade boozy thing": a lead into what follows.
+        lead_asks = lead and len(part[lead.end() :].split()) <= 8 and REQUEST_OR_QUESTION.search(part)
+        return bool(lead_asks or ELLIPTICAL.match(body) or short)
+
+    def settles(part: str) -> bool:
+        # "salmon tonight, sorted.", "shakshouka on saturday then.": a choice among the recipes
+        # offered.
+        return bool(SETTLED.search(part) and not REQUEST_OR_QUESTION.search(part))
 
     def points_back(rest: str) -> bool:
         back = PERSON_BACK.search(rest)
@@ -833,13 +897,25 @@ def moves_on(
             or (names_offered is not None and names_offered(rest))
         )
 
-    if any(adds(part) for part in parts):
+    # "what about a warm drink … — something with red wine and spices maybe?": what follows a
+    # new request says more of it.
+    def opens(n: int) -> bool:
+        # A new request, or a remark on a new occasion followed by one ("… the real stress is
+        # saturday — hosting 6 …"); not a remark followed by more of the same ("i had pasta for
+        # lunch. something that isn't?").
+        part = parts[n]
+        if not new(part) or settles(part):
+            return False
+        return bool(REQUEST_OR_QUESTION.search(part)) or (n + 1 < len(parts) and not adds(parts[n + 1]))
+
+    first_new = next((n for n in range(len(parts)) if opens(n)), len(parts))
+    if any(adds(part) for part in parts[: first_new + 1]):
         return None
     for start, part in zip(starts, parts, strict=True):
         if "?" in message[:start]:
             return None  # a question before is about the recipes offered
-        if SETTLED.search(part) and not REQUEST_OR_QUESTION.search(part):
-            continue  # "salmon tonight, sorted.": a choice among the recipes offered
+        if settles(part):
+            continue
         rest = message[start:]
         asks = (
             REQUEST_OR_QUESTION.search(rest)
