@@ -72,6 +72,12 @@ def test_a_recipe_named_as_a_likeness_is_not_kept_to(client):
     assert len(retrieved(client, "like shepherd's pie but made with beef")) == 3
 
 
+def test_like_said_as_a_filler_names_no_likeness(client):
+    # "till like thursday" compares the dish to nothing: the recipe named is kept to.
+    question = "does the Egyptian Lentils stay ok in the fridge till like thursday? for like 3 days?"
+    assert retrieved(client, question) == ["egyptian-lentils"]
+
+
 def test_a_question_is_read_strictly_for_names(client):
     # "the chocolate sweet" names no "Banana Muffins with Chocolate": the catalog is searched.
     assert len(retrieved(client, "the chocolate sweet every Brazilian birthday party has")) == 3

@@ -1194,6 +1194,54 @@ def test_a_request_said_around_a_remark_keeps_what_was_asked(turns, message, que
     assert resolve(message, *turns).question == question
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        # A choice, or words about the set: searched, they would find those recipes again.
+        (
+            "shakshouka on saturday then. what about sweet ones for sunday",
+            "What about sweet breakfast for sunday",
+        ),
+        ("hmm none of these are really filling tbh. what about something with eggs?", "What about breakfast"),
+        # A need stays.
+        (
+            "my friend doesnt eat tomatoes. what about sweet ones?",
+            "my friend doesnt eat tomatoes. What about",
+        ),
+    ],
+)
+def test_a_remark_on_the_recipes_offered_is_left_out_of_the_request_after_it(message, question):
+    turns = ("quick savoury breakfast for two", "- **Shakshouka**\n- **Breakfast Wrap**")
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.question.startswith(question)
+    assert resolved.recipe_ids == []
+
+
+def test_ones_with_something_keep_the_main_asked_for():
+    turns = (
+        "gluten free chicken dinners?",
+        "- **Lemon and oregano chicken traybake**\n- **Exotic Ginger Cumin Chicken**",
+    )
+
+    resolved = resolve("i have leftover rice to use tho, ones with rice in them?", *turns)
+
+    assert resolved.question.endswith("what about gluten-free chicken recipes with rice in them?")
+
+
+def test_a_recipe_left_aside_before_a_question_about_them_is_left_out():
+    turns = (
+        "beef stews?",
+        "1. **Stoofvlees**\n2. **Carbonade Flamande (Traditional Flemish beef stew)**\n"
+        "3. **Galinha Caipira**",
+    )
+
+    resolved = resolve("so leaving the brazilian chicken one aside — which of them have no beer?", *turns)
+
+    assert resolved.recipe_ids == ["stoofvlees", "carbonade"]
+
+
 def test_a_swap_asked_of_the_recipe_in_focus_names_it_where_the_question_ends():
     turns = (
         "that pink cold soup from lithuania?",

@@ -38,9 +38,7 @@ REFUSING = (
 )
 DIETS = {
     "vegan": rf"vegan|veganuary|plant[- ]based|{REFUSING}animal(?: products)?",
-    "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat"
-    # "we're trying to eat less meat", "cutting down on meat".
-    r"|(?:less|fewer|cut(?:ting)? (?:down|back) on|reduc(?:e|ing)) meat",
+    "vegetarian": rf"vegetarian|veggie|meatless|meat[- ]free|without (?:any )?meat|no meat|{REFUSING}meat",
     "gluten_free": rf"gluten[- ]free|without gluten|no gluten|coeliac|celiac|{REFUSING}(?:gluten|wheat)"
     r"|(?:gluten|wheat)[- ](?:intoleran|allerg)\w*",
     "dairy_free": r"dairy[- ]free|without dairy|no dairy|lactose[- ]free|without milk|no milk"

@@ -17,7 +17,13 @@ from app.chat.recipe_names import RecipeNames
 from app.search.accompaniments import SERVED_WITH
 
 LIKENESS = re.compile(
-    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )\blike\b|\bsimilar to\b|\binstead of\b|\brather than\b"
+    r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )"
+    # "sounds like a plan": no likeness of a dish.
+    r"(?<!\bsounds )(?<!\blooks )(?<!\bfeels )(?<!\bseems )\blike\b"
+    # "till like thursday", "in like an hour", "for like 20 min": a filler, no dish.
+    r"(?!\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|an hour|half an hour"
+    r"|\d+\s*(?:min|mins|minutes|hours?|hrs?|days)\b))"
+    r"|\bsimilar to\b|\binstead of\b|\brather than\b"
     r"|\balternative to\b|\bversion of\b|\bother than\b",
     re.I,
 )

@@ -172,6 +172,23 @@ REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 SHORT_ASK = re.compile(r"(?:what|which)\s+(?:[\w-]+\s+)?[\w-]+s\s*\?+$", re.I)
 
 
+def request_after(remark: str, joint: str, request: str, names: RecipeNames) -> str:
+    """The request said after a remark, with the remark before it, unless the remark only
+    speaks of the recipes offered ("shakshouka on saturday then.", "none of these r really
+    filling tbh."): searched, it would find those recipes again. A remark that says a need
+    ("my friend doesnt eat eggs.") stays."""
+    said = constraints([remark], names)
+    named = names.named(remark)
+    needs = (
+        said.diets or said.exclude or said.minutes or said.kitchen or said.people or said.using or said.taste
+    )
+    # A dish's title says a main or a cuisine; "they're demanding beef tho" asks for it.
+    needs = needs or (not named and (said.main or said.dish or said.cuisine))
+    if (named or SET_WORDS.search(remark)) and not needs:
+        return request[:1].upper() + request[1:]
+    return f"{remark}{joint}{request}"
+
+
 def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
     kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
@@ -241,7 +258,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         resolved = carry_over(last, history, names)
         if resolved is None:
             return None
-        return replace(resolved, question=f"{before} {resolved.question}")
+        return replace(resolved, question=request_after(before, " ", resolved.question, names))
     before, _, last = message.strip().rpartition(", ")
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
     # "… in a risotto mood now, got any?", "… a huge pot of soup going tho, what soups?".
@@ -253,7 +270,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         last = "any ones?"  # "got any?": of the kind just said
     if said_before and asks and (resolved := carry_over(last, history, names)):
         # "my sister is coeliac, any gluten free ones?": the request after the remark.
-        return replace(resolved, question=f"{before}, {lower_first(resolved.question)}")
+        return replace(resolved, question=request_after(before, ", ", lower_first(resolved.question), names))
     # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
     message = re.sub(r"\bw/?(?=\s+[a-z])", "with", message, flags=re.I)
     message = re.sub(
@@ -306,8 +323,12 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         dish=None if mine.dish or MEAL.search(message) else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
         # does not take the fish along.
+        # "ones with rice" after chicken dinners: chicken dinners with rice.
         main=earlier.main
-        if (mine.dish in SAVOURY or (mine.dish is None and mine.cuisine and not MEAL.search(message)))
+        if (
+            mine.dish in SAVOURY
+            or (mine.dish is None and (mine.cuisine or one_anaphora) and not MEAL.search(message))
+        )
         and not mine.main
         and not {"vegetarian", "vegan"} & {*mine.diets}
         else None,

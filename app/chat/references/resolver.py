@@ -38,7 +38,7 @@ from dataclasses import replace
 from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others
+from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others, request_after
 from app.chat.references.descriptions import DURATION, by_time, described, matches, told_apart
 from app.chat.references.offered import (
     in_passing,
@@ -536,6 +536,13 @@ class Resolver:
                 # "tofu's a hard no. anything chicken?" asks anew; "… which pasta one" picks.
                 and re.search(r"\bwhich\b|\bthe (?:[\w'-]+ )?ones?\b", message, re.I)
             )
+            # "leaving the brazilian one aside … which of them": the set asked about after it.
+            # "leave the milk out … would that ruin them" takes out an ingredient.
+            skipped = skipped or bool(
+                match.re is TAKEN_OUT
+                and match["clause"].lower().endswith("aside")
+                and SET_WORDS.search(message, match.end())
+            )
             if not OTHERS.search(message) and not EXCLUSIVE.match(match["clause"]) and not skipped:
                 continue
             end = match.end()
@@ -996,7 +1003,7 @@ class Resolver:
             # "i have a dozen eggs that need using before they expire tho — anything with eggs
             # in that same time frame?": the request after the remark inherits.
             asked = lower_first(request.question) if joint == ", " else request.question
-            carried = replace(request, question=f"{before}{joint}{asked}")
+            carried = replace(request, question=request_after(before, joint, asked, self.names))
         if carried is None and after_remark and self._remarked_on(before, last, offered):
             # "those are all savoury — got a spanish sweet one?" says again what it asks for
             # and inherits nothing; but it asks for another dish, not one of those.

@@ -20,6 +20,7 @@ SWITCH = re.compile(
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
+    r"|plans (?:have )?changed"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     rf"|{SIDE_QUESTION}"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
@@ -94,7 +95,9 @@ ORDINAL = re.compile(
     # "used the last of it" is the last of a food.
     # "of these last ones" is the latest list, not its last item.
     # "molten in the middle" is a place, not the middle one.
-    rf"\b(?<!these )(?<!those )(?:the\s+)?(?!(?<=in the )middle|(?<=-)middle)(?P<which>{ORDINAL_WORDS})"
+    # "but first, christmas eve" and "first of all" order what is said.
+    rf"\b(?<!these )(?<!those )(?<!\bbut )(?<!\bat )(?:the\s+)?(?!(?<=in the )middle|(?<=-)middle)"
+    rf"(?!first(?:ly|,| of all| off)\b)(?P<which>{ORDINAL_WORDS})"
     rf"(?!\s+(?:{NOT_COUNTED})s?\b)"
     r"(?!\s+of (?:it|my|our|the)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
@@ -369,9 +372,11 @@ PASSED_ON = re.compile(
     re.I,
 )
 # "leaving that out", "taking the tiramisu out": a recipe set aside, said around it.
+# "leaving the brazilian chicken one aside".
 TAKEN_OUT = re.compile(
-    r"\b(?P<clause>(?:leav(?:e|ing|in)|tak(?:e|ing|in))"
-    r" (?P<what>that(?: one)?|it|this(?: one)?|the [\w'-]+(?: one)?) out)\b(?! of\b)",
+    r"\b(?P<clause>(?:leav(?:e|ing|in)|tak(?:e|ing|in)|put(?:ting)?|set(?:ting)?)"
+    r" (?P<what>that(?: one)?|it|this(?: one)?|the (?:[\w'-]+ ){0,2}?[\w'-]+(?: ones?)?)"
+    r" (?:out|aside))\b(?! of\b)",
     re.I,
 )
 # Words that set a recipe aside by themselves; "not the soup" needs "the others" beside it.
@@ -606,7 +611,8 @@ FOOD_THAT = re.compile(
     r"\b(?:obsessed with|(?:mad|crazy|nuts) about|loves?|likes?|got|have|has|bought|grab(?:bed)?|picked up"
     r"|there'?s|there is)\s+"
     r"(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
-    r"(?:[\w-]+\s+){0,2}[\w-]+\b[^.?!]*?\b(?:with|w|use|using)\s+(?P<it>that|it)\b",
+    # "a big pork shoulder, like 2.5 lbs, what can i do with it".
+    r"(?:[\w-]+\s+){0,2}[\w-]+\b(?:[^.?!]|\.(?=\d))*?\b(?:with|w|use|using)\s+(?P<it>that|it)\b",
     re.I,
 )
 # "all 3 use yogurt lol … i go thru SO much of it": the food just said.
@@ -832,7 +838,7 @@ POINTING_BACK = re.compile(r"\b(?:those|these|them|both|either|(?:any|none|which
 # A person already spoken of ("bake something with him"), unless someone new is said first.
 PERSON_BACK = re.compile(r"\b(?:he|she|him|her|his|he'?s|she'?s|hes|shes)\b", re.I)
 NEW_PERSON = re.compile(
-    r"\b(?:my|our|the) (?:\w+ )?(?:mum|mom|mother|dad|father|sister|brother|daughter|son|kids?|gf|bf"
+    r"(?:\b(?:my|our|the) (?:\w+ )?|^)(?:mum|mom|mother|dad|father|sister|brother|daughter|son|kids?|gf|bf"
     r"|girlfriend|boyfriend|partner|husband|wife|roommate|roomie|flatmate|housemate|friends?|parents|in-laws"
     r"|niece|nephew"
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
