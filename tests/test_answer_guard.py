@@ -365,6 +365,22 @@ def test_a_dutch_oven_is_a_pot_and_the_first_step_with_the_oven_is_quoted():
     )
 
 
+def test_the_sentence_that_names_the_oven_is_quoted_before_one_that_only_uses_it():
+    cake = Recipe(
+        id="cake",
+        title="Coffee Cake",
+        ingredients=["flour"],
+        steps=[
+            "Shape into a ring on a greased baking sheet.",
+            "Let it rise. Bake in a hot oven for 30 min. Cool.",
+        ],
+    )
+
+    assert compose("do I need an oven for the Coffee Cake?", [cake]).text == (
+        'Coffee Cake [cake] uses the oven in step 2 (and 1 more): "Bake in a hot oven for 30 min."'
+    )
+
+
 def test_a_time_said_in_words_in_a_step_is_quoted():
     pudding = Recipe(
         id="pudding", title="Lemon Pudding", ingredients=["lemon"], steps=["Bake it half an hour."]

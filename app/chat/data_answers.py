@@ -179,9 +179,9 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
     for recipe in recipes:
         used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if EQUIPMENT[tool].search(step)]
         if used:
-            n, step = used[0]
+            n, said = tool_said(tool, used)
             more = f" (and {len(used) - 1} more)" if len(used) > 1 else ""
-            parts.append(f'{cite(recipe)} uses the {tool} in step {n}{more}: "{step}"')
+            parts.append(f'{cite(recipe)} uses the {tool} in step {n}{more}: "{said}"')
         else:
             free.append(recipe)
     if len(recipes) == 1:
@@ -196,6 +196,21 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
         else f"All of them use the {tool}."
     )
     return Composed(" ".join([lead, *parts]), "without")
+
+
+def tool_said(tool: str, used: list[tuple[int, str]]) -> tuple[int, str]:
+    """The step, and its sentence, that shows the tool best: one that names it ("Preheat the
+    oven") before one that only uses it ("on a greased baking sheet")."""
+    sentences = [
+        (n, sentence)
+        for n, step in used
+        for sentence in re.split(r"(?<=[.!?])\s+", step)
+        if EQUIPMENT[tool].search(sentence)
+    ]
+    named = [
+        (n, sentence) for n, sentence in sentences if re.search(rf"(?<!dutch )\b{tool}\b", sentence, re.I)
+    ]
+    return (named or sentences or used)[0]
 
 
 def has(recipe: Recipe, word: str) -> str:
