@@ -307,8 +307,10 @@ def test_the_data_answers_how_long_a_part_takes_from_the_step_that_says():
         'Tiramisù [tiramisu] says: "Leave in the fridge for at least 4 hours."'
     )
     assert compose("how long does the Cake need in the fridge?", [cake]).text == (
-        "Cake [cake]'s steps do not say how long it needs in the fridge."
+        "The steps of Cake [cake] do not say how long it needs in the fridge."
     )
+    # How long a dish keeps is another question than how long it chills.
+    assert compose("how long does the Cake keep in the fridge?", [cake]).kind == "keeping"
 
 
 def test_the_data_says_which_recipes_need_no_baking():

@@ -173,7 +173,9 @@ FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
 # recipe's steps as "freezes", "keeps in the fridge", "store", "reheat", "overnight".
 KEEPING = re.compile(
     r"\bfreez|\bfroze|make (?:it |them |this |that )?ahead|(?:day|night) before|\breheat|leftover"
-    r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)",
+    r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)"
+    # "how long do cooked chickpeas keep in the fridge?": how long the dish lasts, not chills.
+    r"|\b(?:keeps?|lasts?|stays? (?:ok|good|fresh)) in the (?:fridge|freezer)",
     re.I,
 )
 KEPT = re.compile(

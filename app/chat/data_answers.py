@@ -186,7 +186,7 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
             free.append(recipe)
     if len(recipes) == 1:
         return Composed(
-            parts[0] if parts else f"{cite(recipes[0])}'s steps do not mention the {tool}.", "without"
+            parts[0] if parts else f"The steps of {cite(recipes[0])} do not mention the {tool}.", "without"
         )
     # The answer first, then the steps that show it.
     whose = "its steps do" if len(free) == 1 else "their steps do"
@@ -288,7 +288,7 @@ def _how_long_for(phase: str, recipes: Sequence[Recipe]) -> Composed:
             if not timed:
                 lines[-1] += " It gives no time for that."
         else:
-            lines.append(f"{cite(recipe)}'s steps do not say how long it needs {phase}.")
+            lines.append(f"The steps of {cite(recipe)} do not say how long it needs {phase}.")
     return Composed(" ".join(lines), "time")
 
 
