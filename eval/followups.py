@@ -173,6 +173,10 @@ SETS = {
     "development, round 48": HERE / "followups_fortyeighth.jsonl",
     "development, round 49": HERE / "followups_fortyninth.jsonl",
     "development, round 50": HERE / "followups_fiftieth.jsonl",
+    # Written by someone who saw no code, during the twelfth round; measured once (b931bbb), then
+    # studied.
+    "development, round 51": HERE / "followups_fiftyfirst.jsonl",
+    "development, round 52": HERE / "followups_fiftysecond.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -237,6 +241,10 @@ SETS = {
     # (c25ffd1) and on its final code, never studied.
     "held out, round 22": HERE / "followups_holdout_22.jsonl",
     "held out, round 23": HERE / "followups_holdout_23.jsonl",
+    # Written by someone who saw no code, during the twelfth round; measured once, on its final
+    # code, never studied.
+    "held out, round 24": HERE / "followups_holdout_24.jsonl",
+    "held out, round 25": HERE / "followups_holdout_25.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -257,6 +265,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 21",
         "held out, round 22",
         "held out, round 23",
+        "held out, round 24",
+        "held out, round 25",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -2601,6 +2601,12 @@ MEXICAN_NIGHT = (
         # What follows a new request says more of it.
         "i'll borrow my dad's. and for midnight — i want to make some homemade boozy thing to toast with."
         " ideas?",
+        # The "it" of a dish to make, a "them" of people just said, a cuisine said of a person.
+        "my gf is pescatarian and it's our anniversary friday, how do i cook salmon so it doesnt dry out",
+        "guac it is. question tho — if i make ricotta this weekend for a lasagna next wed, will it keep",
+        "thx. movie night with the kids tonight and i'm not gonna make them suffer lol, popcorn type snack?",
+        "saving the taco one for sure. but rn my gf is portuguese and homesick, what could i cook for her",
+        "made the tacos and they slapped. now theres like 6 very brown bananas on the counter, ideas?",
         # "the rest of us" are people.
         "my roomie gets sad when the rest of us drink on fridays, anything non alcoholic but fancy for her",
     ],

@@ -30,7 +30,9 @@ SWITCH = re.compile(
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
-    r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b",
+    r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b"
+    # "made the garlic oil one and it slapped. now theres like 6 very brown bananas …".
+    r"|(?<=[.!] )now(?= (?:there'?s|theres|i (?:have|got|need)|i'?ve got)\b)",
     re.I,
 )
 # Words that point into the set offered: with them, "actually" or "forget the fish" changes no
@@ -97,7 +99,8 @@ ORDINAL = re.compile(
     # "molten in the middle" is a place, not the middle one.
     # "but first, christmas eve" and "first of all" order what is said.
     rf"\b(?<!these )(?<!those )(?<!\bbut )(?<!\bat )(?:the\s+)?(?!(?<=in the )middle|(?<=-)middle)"
-    rf"(?!first(?:ly|,| of all| off)\b)(?P<which>{ORDINAL_WORDS})"
+    # "do they need to sit for days first?": before something else.
+    rf"(?!first(?:ly|,| of all| off)\b|first\s*(?:[?.!]|$))(?P<which>{ORDINAL_WORDS})"
     rf"(?!\s+(?:{NOT_COUNTED})s?\b)"
     r"(?!\s+of (?:it|my|our|the)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
@@ -584,6 +587,9 @@ FOOD_POINTER = re.compile(
     r"|\b(?P<liked>[a-z]+s)\b[^?.!]*?(?:[?.!]+\s+[^?.!]*?)?"
     r"\b(?:loves?|likes?|adores?|hates?) (?:them|those)\b"
     # "stuff with zucchini, i have like 4 of them going soft": how many of a food the user has.
+    # "every time i make crepes they rip", "pickled red onions … how do you make those".
+    r"|\b(?P<made>[a-z]+s)\b[^?.!]*?\b(?:make|making|cook|bake|flip) (?:those|them|these)\b"
+    r"|\b(?:make|making|cook|bake)\s+(?P<making>[a-z]+s)\b[^?.!]*?\bthey\b"
     r"|\b(?:have|got|bought)\s+(?:like\s+)?"
     r"(?P<count>\d+|two|three|four|five|six|a few|a couple|a bunch|loads|lots|half)"
     r" of (?:them|those|these)\b",
@@ -659,7 +665,13 @@ ASKED_FOR_IT = re.compile(
 NEW_DISH = re.compile(
     r"\b(?:is|are) there (?:a|an|some|any)\s+(?!(?:way|chance|trick|substitute|reason|need|point|risk|problem"
     r"|difference|alternative|version|shortcut|hack|method|option)s?\b)[\w-]+\b"
-    r"|\b(?:make|bake|cook|want|need|find)\s+(?:\w+\s+)?something\b",
+    r"|\b(?:make|bake|cook|want|need|find)\s+(?:\w+\s+)?something\b"
+    # "how do i cook salmon so it doesnt come out dry", "if i make ricotta this weekend … will it
+    # keep", "worth making plain yogurt myself and how do you do it".
+    r"|\b(?:cook|make|bake|roast|grill|fry)\s+(?:a |the |my )?[\w-]+(?:\s+[\w-]+)?\s+so\s+"
+    r"(?:that\s+)?(?=it\b)"
+    r"|\bif (?:i|we) (?:make|bake|cook|prep)\s+(?!(?:it|that|this|them|those|one)\b)[\w-]+"
+    r"|\bworth (?:making|baking|doing)\b",
     re.I,
 )
 # … every "it" of that sentence, but "something like it" (the recipe in focus).
@@ -810,7 +822,7 @@ OCCASION = re.compile(
 )
 DRINK = re.compile(
     r"\b(?:drinks?|cocktails?|mocktails?|boozy|booze|punch|mulled|(?:spiced|hot) wine|sangria|lemonade"
-    r"|smoothies?|hot chocolate|eggnog)\b",
+    r"|smoothies?|hot chocolate|eggnog|fizzy|by the jug|a jug of|pitcher)\b",
     re.I,
 )
 # An appliance just got: "we got an air fryer as a wedding gift", "my husband bought a smoker".
@@ -849,6 +861,13 @@ NEW_PERSON = re.compile(
 PARTS = re.compile(rf"{SENTENCE_END.pattern}|\s[—–]\s|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s+(?=\w)")
 
 
+CUISINE_SAID = re.compile(
+    r"\b(?:is|are|'s|from|something|anything|some|traditional)\s+(?:\w+\s+)??(?P<cuisine>[a-z]+)\b"
+    r"(?!\s+(?:yogh?urt|cheese|sausages?|fries|toast|onions?|basil|oregano|muffins?|mustard|dressing|style))",
+    re.I,
+)
+
+
 def moves_on(
     message: str, earlier: Sequence[str], names_offered: Callable[[str], bool] | None = None
 ) -> int | None:
@@ -864,6 +883,11 @@ def moves_on(
 
     def new(part: str) -> bool:
         occasions = [m.group() for m in OCCASION.finditer(part)]
+        # "my gf is portuguese and super homesick", "something venezuelan": a cuisine never asked
+        # for, said of a person or a dish ("greek yogurt" is neither).
+        occasions += [
+            m["cuisine"].lower() for m in CUISINE_SAID.finditer(part) if m["cuisine"].lower() in CUISINES
+        ]
         return any(not re.search(rf"\b{re.escape(o)}\b", said, re.I) for o in occasions) or any(
             said_of.search(part) and not said_of.search(said) for said_of in (DRINK, NEW_APPLIANCE, USE_UP)
         )
@@ -898,7 +922,12 @@ def moves_on(
             or INTO_THE_SET.search(rest)
             or ORDINAL.search(rest)
             or focus_pointer(rest)
-            or (POINTING_BACK.search(rest) and not FOOD_POINTER.search(rest))
+            or (
+                (pointer := POINTING_BACK.search(rest)) is not None
+                and not FOOD_POINTER.search(rest)
+                # "movie night with the kids … not gonna make them suffer": the kids.
+                and not (pointer.group().lower() == "them" and someone and someone.start() < pointer.start())
+            )
             or (back and not (someone and someone.start() < back.start()))
             or (names_offered is not None and names_offered(rest))
         )
@@ -927,6 +956,8 @@ def moves_on(
             REQUEST_OR_QUESTION.search(rest)
             or REQUEST.search(rest)
             or re.search(r"\b(?:need|whats)\b", rest, re.I)
+            # "… will it keep that long or should i make it closer to the day": asked, no "?".
+            or ASKED.search(rest)
         )
         if new(part) and asks and not points_back(rest):
             return start
