@@ -1242,6 +1242,72 @@ def test_a_recipe_left_aside_before_a_question_about_them_is_left_out():
     assert resolved.recipe_ids == ["stoofvlees", "carbonade"]
 
 
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # The weather, however cold.
+        (
+            ("vegan dinner ideas", "- **Lenten Chili**\n- **Egyptian Lentils**"),
+            "haha. what about soups tho, its absolutely freezing here",
+            "What about vegan soups tho, its absolutely freezing here?",
+        ),
+        # A dish of the user's own, described: "this soup" would be the one in focus.
+        (
+            ("russian food?", "- **Pozharskiye Cutlets**\n- **Pasta Navy Style**"),
+            "ok. my grandma used to make this cold summer soup with kefir, any soups from there?",
+            "ok. my grandma used to make this cold summer soup with kefir, any Russian soups from there?",
+        ),
+        # A starter is another dish than the main: the lamb stays with the main.
+        (
+            ("dinner party saturday, lamb as the main", "- **Slow-cooked Lamb with Lemon**\n- **Tuh’u**"),
+            "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
+            "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
+        ),
+        # Made the night before: nothing set aside.
+        (
+            ("dips for a party", "1. **Hummus**\n2. **Tzatziki**\n3. **Fresh Guacamole**"),
+            "which can sit out the longest, and can any of them be made the night before?",
+            "Considering the Hummus, the Tzatziki and the Fresh Guacamole, which can sit out the longest, and"
+            " can any of them be made the night before?",
+        ),
+    ],
+)
+def test_what_a_message_says_of_other_things_points_at_no_recipe(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
+@pytest.mark.parametrize(
+    ("turns", "message"),
+    [
+        (
+            ("italian dessert for sunday?", "1. **Tiramisù**\n2. **Crostata**"),
+            "crostata, done. and now for something completely different: pickled eggs like in german pubs?",
+        ),
+        (
+            (
+                "going keto, need a dinner",
+                "- **Keto Coconut Bread**\n- **Long-cooked Chuck Steak With Vegetables**",
+            ),
+            "anyway scrap the keto stuff for a sec, my dad misses home, what portuguese dishes have you got",
+        ),
+        (
+            (
+                "gluten free chicken dinners?",
+                "- **Turkish-Style Spiced Chicken**\n- **Honey Sriracha Chicken Thighs**",
+            ),
+            "thanks those look good!! btw a friend gave me rye flour to make my own sourdough starter with,"
+            " how do i do that",
+        ),
+    ],
+)
+def test_words_of_switching_said_loosely_change_the_topic(turns, message):
+    resolved = resolve(message, *turns)
+
+    assert resolved.carried == []
+    assert not re.search(r"Crostata|Coconut|Chicken", resolved.question)
+    assert resolved.recipe_ids in ([], ["soleier"])  # what the new question names itself
+
+
 def test_a_swap_asked_of_the_recipe_in_focus_names_it_where_the_question_ends():
     turns = (
         "that pink cold soup from lithuania?",

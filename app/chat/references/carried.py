@@ -173,6 +173,9 @@ REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 SHORT_ASK = re.compile(r"(?:what|which)\s+(?:[\w-]+\s+)?[\w-]+s\s*\?+$", re.I)
 
 
+COURSE = re.compile(r"\b(?:starters?|sides?|side dish(?:es)?|appetizers?|apps)\b", re.I)
+
+
 def request_after(remark: str, joint: str, request: str, names: RecipeNames) -> str:
     """The request said after a remark, with the remark before it, unless the remark only
     speaks of the recipes offered ("shakshouka on saturday then.", "none of these r really
@@ -233,10 +236,13 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     return constraints(asked, names)
 
 
-def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> Resolution | None:
+def carry_over(
+    message: str, history: Sequence[Message], names: RecipeNames, *, said_with: str = ""
+) -> Resolution | None:
     """A follow-up that asks for recipes inherits what the user asked for earlier: an
     elliptical one ("and a dessert?") in its own words, a request said as a want ("we're more
-    in the mood for fish") with the constraints after it."""
+    in the mood for fish") with the constraints after it. `said_with` is the remark the request
+    was said in ("for the starter tho … maybe a chilled soup?")."""
     remarked = REMARK.match(message.strip())
     # "amazing thank you!! ok …" thanks; it asks nothing.
     if (
@@ -244,7 +250,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         and ELLIPSIS_LEAD.sub("", remarked["question"]).strip(" ?!.,")
         and "?" in remarked["question"]
     ):
-        resolved = carry_over(remarked["question"], history, names)
+        resolved = carry_over(remarked["question"], history, names, said_with=message)
         if resolved is not None:
             return replace(resolved, question=f"{resolved.question} {remarked['remark']}")
         # "she's vegetarian now?? so none of that works. what can she have": the request follows.
@@ -256,7 +262,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     if said_before and ELLIPSIS_LEAD.sub("", last).strip(" ?!.,"):
         # "my friend doesnt eat eggs. what about dessert?", "these are great!! what about
         # desserts tho": the request is the last sentence.
-        resolved = carry_over(last, history, names)
+        resolved = carry_over(last, history, names, said_with=message)
         if resolved is None:
             return None
         return replace(resolved, question=request_after(before, " ", resolved.question, names))
@@ -269,7 +275,7 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
     )
     if re.fullmatch(r"any\s*\?+", asked):
         last = "any ones?"  # "got any?": of the kind just said
-    if said_before and asks and (resolved := carry_over(last, history, names)):
+    if said_before and asks and (resolved := carry_over(last, history, names, said_with=message)):
         # "my sister is coeliac, any gluten free ones?": the request after the remark.
         return replace(resolved, question=request_after(before, ", ", lower_first(resolved.question), names))
     # "w lentils", "w/ rice", "smth sweet": the shorthand, written out.
@@ -324,9 +330,11 @@ def carry_over(message: str, history: Sequence[Message], names: RecipeNames) -> 
         dish=None if mine.dish or MEAL.search(message) else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
         # does not take the fish along.
-        # "ones with rice" after chicken dinners: chicken dinners with rice.
+        # "ones with rice" after chicken dinners: chicken dinners with rice; a starter or a side
+        # is another dish.
         main=earlier.main
-        if (
+        if not COURSE.search(f"{said_with} {message}")
+        and (
             mine.dish in SAVOURY
             or (mine.dish is None and (mine.cuisine or one_anaphora) and not MEAL.search(message))
         )

@@ -998,7 +998,7 @@ class Resolver:
             carried is None
             and after_remark
             and not pointing_back
-            and (request := carry_over(last, self._history, self.names))
+            and (request := carry_over(last, self._history, self.names, said_with=message))
         ):
             # "i have a dozen eggs that need using before they expire tho — anything with eggs
             # in that same time frame?": the request after the remark inherits.

@@ -19,7 +19,10 @@ SWITCH = re.compile(
     r"\b((?<!and )forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
-    r"|never ?mind|nvm|scrap (?:that|this|all that)|something different|change of plans?|new question"
+    r"|never ?mind|nvm|scrap (?:that|this|all that)|something (?:completely |totally )?different"
+    r"|change of plans?|new question"
+    # "anyway scrap the keto stuff for a sec".
+    r"|(?:scratch|scrap|ditch|drop|forget) (?:the |all the )?[\w'-]+ (?:stuff|thing|idea|plan)s?"
     r"|plans (?:have )?changed"
     r"|(?:different|diff|unrelated|another|random) (?:q|question|thing|topic)|unrelated|on another note"
     rf"|{SIDE_QUESTION}"
@@ -176,7 +179,9 @@ INSTEAD = re.compile(
 # "anything with rice in it?": the dish asked for, not one offered.
 FOOD_IN_IT = re.compile(r"\b(?:with|w|have|has|got|contains?)\s+(?:[\w-]+\s+){1,4}?in it\b", re.I)
 # "what about ones with fruit in them?": the dishes asked for.
-FOOD_IN_THEM = re.compile(r"\b(?:ones|something|anything) (?:with|w)\s+(?:[\w-]+\s+){1,4}?in them\b", re.I)
+FOOD_IN_THEM = re.compile(
+    r"\b(?:ones|something|anything|any) (?:with|w)\s+(?:[\w-]+\s+){1,4}?in them\b", re.I
+)
 # "the noodle one", "the French one", "the quicker one", and "the soup", "the risotto".
 # A word of a description: "the quickest and which one" describes nothing.
 _DESCRIBING = r"(?!(?:and|or|which|what|how|is|are|but)\b)[\w'-]+"
@@ -216,6 +221,7 @@ IT_IS = (
     "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our|her|his|their"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
     "|fre+zing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
+    "|absolutely|super|pretty|bloody|actually|sweltering|humid|pouring|chilly"
     "|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|tomorrow"
 )
 # Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
@@ -233,17 +239,24 @@ FOCUS = re.compile(
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)(?! all (?:week|day|night|weekend)\b)"
     # "dont care if it takes all afternoon": the cooking, however long.
     r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
-    r"(?!['’]s (?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
+    # "it's absolutely freezing here".
+    r"(?!['’]s (?:(?:so|absolutely|really|super|pretty|bloody|very|way too|too|actually) )?"
+    r"(?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|already|only|nearly|almost"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
     r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
-    r"|['’]s (?:like |a )?\d))\b"
+    r"|['’]s (?:like |a )?\d)"
+    r"(?! is (?:(?:so|absolutely|really|super|pretty|bloody|very|actually) )?"
+    r"(?:fre+zing|boiling|roasting|sweltering|raining|snowing|pouring|chilly|humid|sunny)\b))\b"
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
     r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
     # "what could i do that isn't too fiddly": a relative "that", no recipe.
     rf"(?<!none of )(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
+    # "my grandma used to make this cold summer soup": a dish of its own ("this soup" is the
+    # one in focus).
+    r"(?! (?:[\w-]+ ){1,3}(?:soup|stew|cake|bread|salad|pie|curry|sauce|dough|dish|casserole|tart|roast)s?\b)"
     r"(?! (?:isn'?t|aren'?t|doesn'?t|won'?t|wouldn'?t|is not|does not)\b)"
     # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
     rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
@@ -320,9 +333,10 @@ EXCLUDED = re.compile(
     r"|(?:i'?ll |let'?s )?leave(?! out)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
-    r"(?:had|did|made|cooked|bringing|brought)"
+    # "can any of them be made the night before" sets nothing aside.
+    r"(?<!\bbe )(?<!\bbeen )(?<!\bbeing )(?:had|did|made|cooked|bringing|brought)"
     # "i don't like", "my friend doesnt eat": a dislike, which leaves out every recipe with it.
-    rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)"
+    rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)(?!(?:night|day|morning|evening|week) before\b)"
     # "i'm not waiting 2 hrs", "not happening": what the user will not do, no recipe.
     r"(?!(?<=\bnot\s)(?:waiting|happening|spending|going|turning|standing|buying|hunting|getting|trying"
     r"|paying|driving|looking|planning)\b)"
@@ -615,6 +629,7 @@ APPLIANCE_IT = re.compile(
 # "she's obsessed with aubergine, got anything with that?": the "that" of a food just said.
 FOOD_THAT = re.compile(
     r"\b(?:obsessed with|(?:mad|crazy|nuts) about|loves?|likes?|got|have|has|bought|grab(?:bed)?|picked up"
+    r"|gave me|given"
     r"|there'?s|there is)\s+"
     r"(?:some\s+|a lot of\s+|loads of\s+|a\s+)?"
     # "a big pork shoulder, like 2.5 lbs, what can i do with it".
@@ -671,11 +686,13 @@ NEW_DISH = re.compile(
     r"|\b(?:cook|make|bake|roast|grill|fry)\s+(?:a |the |my )?[\w-]+(?:\s+[\w-]+)?\s+so\s+"
     r"(?:that\s+)?(?=it\b)"
     r"|\bif (?:i|we) (?:make|bake|cook|prep)\s+(?!(?:it|that|this|them|those|one)\b)[\w-]+"
-    r"|\bworth (?:making|baking|doing)\b",
+    r"|\bworth (?:making|baking|doing)\b"
+    # "… keeps telling me to make my own sourdough starter with it, how do i even do that".
+    r"|\b(?:make|making|bake|baking) (?:my|our|your) own\b",
     re.I,
 )
 # … every "it" of that sentence, but "something like it" (the recipe in focus).
-NEW_DISH_IT = re.compile(r"(?<!like )(?<!as )(?<!to )(?<!into )\b(?P<it>it)\b", re.I)
+NEW_DISH_IT = re.compile(r"(?<!like )(?<!as )(?<!to )(?<!into )\b(?P<it>it|(?<=\bdo )that)\b", re.I)
 
 
 # "she's here for breakfast too, anything for that?": the "that" of a meal just said.
@@ -780,8 +797,10 @@ def topic_switch(message: str) -> re.Match[str] | None:
         return None
     after = message[aside.end() :]
     pointing = INTO_THE_SET.search(after) or SET_WORDS.search(after) or focus_pointer(after)
-    # "btw any desserts too?" adds to what was asked.
-    adding = ELLIPTICAL.match(after.strip(" ,")) or ADDITIVE.match(after.strip(" ,"))
+    # "btw any desserts too?" adds to what was asked; "btw a friend gave me a bag of rye flour
+    # and …" tells of something else.
+    short = len(after.split()) <= 8
+    adding = short and (ELLIPTICAL.match(after.strip(" ,")) or ADDITIVE.match(after.strip(" ,")))
     return aside if not pointing and not adding and REQUEST_OR_QUESTION.search(after) else None
 
 
