@@ -1263,6 +1263,24 @@ def test_a_recipe_left_aside_before_a_question_about_them_is_left_out():
             "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
             "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
         ),
+        # A season, a dish asked for by its name, a part of a dish just said.
+        (
+            ("squash ideas for 6", "- **Tuscan Style Pork Roast**\n- **Savory Squash**"),
+            "yes please, something vegetarian with squash would be ideal since its autumn",
+            "Yes please, something vegetarian with squash would be ideal since its autumn (for 6 people)",
+        ),
+        (
+            ("comfort food", "- **Cheesy Potato Bake**\n- **Colcannon Bake**"),
+            "do you have schinkenfleckerl, the austrian ham and noodle bake? my oma made it every winter",
+            "do you have schinkenfleckerl, the austrian ham and noodle bake? my oma made it every winter",
+        ),
+        (
+            ("arepas?", "- **Venezuelan Arepa**"),
+            "for friday we are doing a lasagna and i always mess up the ricotta layer, it comes out watery."
+            " got a good filling recipe for that",
+            "for friday we are doing a lasagna and i always mess up the ricotta layer, it comes out watery."
+            " got a good filling recipe for that",
+        ),
         # Made the night before: nothing set aside.
         (
             ("dips for a party", "1. **Hummus**\n2. **Tzatziki**\n3. **Fresh Guacamole**"),
@@ -1282,6 +1300,10 @@ def test_what_a_message_says_of_other_things_points_at_no_recipe(turns, message,
         (
             ("italian dessert for sunday?", "1. **Tiramisù**\n2. **Crostata**"),
             "crostata, done. and now for something completely different: pickled eggs like in german pubs?",
+        ),
+        (
+            ("snacks for the kids party", "- **Kettle Corn**\n- **Chocolate Chip Cookies**"),
+            "ok thats the kids sorted. now for the grown-ups — something warm with red wine in it?",
         ),
         (
             (

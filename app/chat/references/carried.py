@@ -173,6 +173,11 @@ REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 SHORT_ASK = re.compile(r"(?:what|which)\s+(?:[\w-]+\s+)?[\w-]+s\s*\?+$", re.I)
 
 
+JUDGED = re.compile(
+    r"\b(?:would be|'d be|will be|is|sounds|seems)\s+"
+    r"(?:ideal|perfect|great|good|nice|best|amazing|lovely|fine)\b",
+    re.I,
+)
 COURSE = re.compile(r"\b(?:starters?|sides?|side dish(?:es)?|appetizers?|apps)\b", re.I)
 
 
@@ -310,7 +315,12 @@ def carry_over(
         short and says and not (FULL_QUESTION.match(body) and not SHORT_ASK.match(body))
     ) or bool(same)
     # "the kids want pasta" is a sentence, however short.
-    elliptical = bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment) and not WANTING.search(body)
+    elliptical = (
+        bool(ELLIPTICAL.match(body) or one_anaphora or short_fragment)
+        and not WANTING.search(body)
+        # "something vegetarian with squash would be ideal since it's autumn" is a sentence.
+        and not JUDGED.search(body)
+    )
     if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
         return None
     earlier = asked_for(history, names)

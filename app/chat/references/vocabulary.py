@@ -33,6 +33,7 @@ SWITCH = re.compile(
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
+    r"|\bnow for the (?:grown[- ]?ups|adults|parents|kids|little ones)\b"
     r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b"
     # "made the garlic oil one and it slapped. now theres like 6 very brown bananas …".
     r"|(?<=[.!] )now(?= (?:there'?s|theres|i (?:have|got|need)|i'?ve got)\b)",
@@ -221,7 +222,7 @@ IT_IS = (
     "a|an|the|not|been|so|too|just|already|now|ok|okay|fine|late|early|getting|going|gonna|my|our|her|his|their"
     "|only|still|really|very|quite|like|cold|hot|raining|snowing|for|about|me|us|time|over"
     "|fre+zing|boiling|roasting|warm|sunny|meant|supposed|literally|basically"
-    "|absolutely|super|pretty|bloody|actually|sweltering|humid|pouring|chilly"
+    "|absolutely|super|pretty|bloody|actually|sweltering|humid|pouring|chilly|autumn|winter|spring|summer"
     "|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|tomorrow"
 )
 # Words after which "that" may open a clause: "will that keep", "and that needs an oven?".
@@ -244,6 +245,7 @@ FOCUS = re.compile(
     r"(?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|already|only|nearly|almost"
     r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
+    r"|autumn|fall|winter|spring|summer"
     r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
     r"|['’]s (?:like |a )?\d)"
     r"(?! is (?:(?:so|absolutely|really|super|pretty|bloody|very|actually) )?"
@@ -691,8 +693,17 @@ NEW_DISH = re.compile(
     r"|\b(?:make|making|bake|baking) (?:my|our|your) own\b",
     re.I,
 )
+# A dish asked for by its name, whose "it" may follow in the next sentence: "do you have
+# schinkenfleckerl? my oma used to make it every winter".
+DISH_ASKED = re.compile(
+    r"\b(?:do you have|have you got|got)\s+(?:a |an |any )?(?:recipes? for )?"
+    r"(?!(?:it|that|this|them|those|one|ones|any|anything|something|ideas?)\b)[\w-]+",
+    re.I,
+)
 # … every "it" of that sentence, but "something like it" (the recipe in focus).
-NEW_DISH_IT = re.compile(r"(?<!like )(?<!as )(?<!to )(?<!into )\b(?P<it>it|(?<=\bdo )that)\b", re.I)
+NEW_DISH_IT = re.compile(
+    r"(?<!like )(?<!as )(?<!to )(?<!into )\b(?P<it>it|(?<=\bdo )that|(?<=\bfor )that)\b", re.I
+)
 
 
 # "she's here for breakfast too, anything for that?": the "that" of a meal just said.
@@ -744,10 +755,16 @@ def focus_pointer(message: str) -> re.Match[str] | None:
         )
         for m in it_said.finditer(message)
     ]
-    for said, its in ((APPLIANCE, APPLIANCE_IT), (NEW_DISH, NEW_DISH_IT)):
+    # "i always screw up the ricotta layer, it comes out watery": the part just said.
+    for said, its, sentences in (
+        (APPLIANCE, APPLIANCE_IT, 1),
+        (NEW_DISH, NEW_DISH_IT, 1),
+        (PART_OF, NEW_DISH_IT, 2),
+        (DISH_ASKED, NEW_DISH_IT, 2),
+    ):
         for thing in said.finditer(message):
-            stop = re.compile(r"[.?!]").search(message, thing.end())
-            ends = stop.start() if stop else len(message)
+            stops = [m.start() for m in re.finditer(r"[.?!]+(?:\s|$)", message[thing.end() :])]
+            ends = thing.end() + stops[sentences - 1] if len(stops) >= sentences else len(message)
             asked += [m.span("it") for m in its.finditer(message, thing.end(), ends)]
     return next((m for m in FOCUS.finditer(message) if not any(s <= m.start() < e for s, e in asked)), None)
 
