@@ -1219,6 +1219,33 @@ def test_a_remark_on_the_recipes_offered_is_left_out_of_the_request_after_it(mes
     assert resolved.recipe_ids == []
 
 
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # "quick breakfast" reads as the Quick Breakfast Spaghetti, yet asks for 20 minutes.
+        (
+            ("quick breakfast, 20 min max", "- **Shakshouka**\n- **Venezuelan Arepa**"),
+            "any sweet ones?",
+            "Any sweet recipes, ready in under 20 minutes?",
+        ),
+        # "a no-pork household" leaves pork out.
+        (
+            ("we are a no-pork household now. what soups can i make?", "- **Chicken Soup**"),
+            "what about stews",
+            "What about stews, without pork?",
+        ),
+        # "a risotto" is a kind of dish, not the Mushroom risotto.
+        (
+            ("vegetarian italian, something cosy", "1. **Gnocchi**\n2. **Pasta Alla Norma**"),
+            "is there a risotto?",
+            "Is there a risotto (vegetarian, Italian)?",
+        ),
+    ],
+)
+def test_needs_said_in_passing_are_carried(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
 def test_ones_with_something_keep_the_main_asked_for():
     turns = (
         "gluten free chicken dinners?",

@@ -129,7 +129,9 @@ EXCLUSION = re.compile(
     r"|avoids?|avoiding|allergic to|skip (?:any(?:thing)? )?(?:with|containing))"
     r"\s+(?:any\s+|a\s+|an\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
-    rf"|\b(?P<free>{LETTER}+)-free\b",
+    rf"|\b(?P<free>{LETTER}+)-free\b"
+    # "a no-pork household"; "no-bake" is a kitchen, "no-knead" a manner.
+    rf"|\bno-(?!(?:bake|knead|cook|fuss|brainer|frills)\b)(?P<nofree>{LETTER}+)\b",
     re.I,
 )
 MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+)?(?P<item>{ITEM})", re.I)
@@ -216,7 +218,7 @@ def read_question(question: str) -> ReadQuestion:
             continue
         more = list(MORE_ITEM.finditer(match["more"] or ""))
         items = [
-            (match["what"] or match["free"] or "").lower().split(),
+            (match["what"] or match["free"] or match["nofree"] or "").lower().split(),
             *(m["item"].lower().split() for m in more),
         ]
         kept = [" ".join(words) for words in items if words and fold(words[0]) not in NOT_EXCLUDABLE]

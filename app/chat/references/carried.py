@@ -238,7 +238,18 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
         for n, text in enumerate(users[since:], since)
         if not names.named(text) and ((n == 0 and history[0].role == "user") or not ASKS_ABOUT.search(text))
     ]
-    return constraints(asked, names)
+    found = constraints(asked, names)
+    # "quick breakfast, 20 min max" reads as the Quick Breakfast Spaghetti, but asks no question
+    # about it: its needs are asked for all the same (its dish words may be the title's).
+    for text in users[since:]:
+        if names.named(text) and not (ASKS_ABOUT.search(text) or YES_NO.match(text) or "?" in text):
+            needs = constraints([text], names)
+            found.diets += [d for d in needs.diets if d not in found.diets]
+            found.exclude += [e for e in needs.exclude if e not in found.exclude]
+            found.minutes = found.minutes if found.minutes is not None else needs.minutes
+            found.kitchen = found.kitchen or needs.kitchen
+            found.people = found.people or needs.people
+    return found
 
 
 def carry_over(
@@ -321,7 +332,12 @@ def carry_over(
         # "something vegetarian with squash would be ideal since it's autumn" is a sentence.
         and not JUDGED.search(body)
     )
-    if not elliptical and not (REQUEST.search(body) and not names.named(message, loose=True)):
+    # "is there a risotto?" asks for a kind of dish, not for the Mushroom risotto.
+    kind_asked = re.sub(r"\b(?:a|an|any|some)\s+[\w-]+\s*[?.!]*$", "", message, flags=re.I)
+    requests = REQUEST.search(body) or re.match(
+        r"(?:is|are) there (?:a|an|any) [\w-]+\s*\?*$", body.strip(), re.I
+    )
+    if not elliptical and not (requests and not names.named(kind_asked, loose=True)):
         return None
     earlier = asked_for(history, names)
     mine = constraints([message], names)
