@@ -125,6 +125,15 @@ async def test_the_model_picks_intents_from_the_lexicon_only_and_the_words_are_o
     assert '"light"' in call["messages"][0]["content"]  # the lexicon's names are offered
 
 
+async def test_eating_less_meat_puts_the_vegetarian_recipes_first_and_hides_none(retriever: Retriever):
+    wished = await retriever.retrieve_question("quick weeknight dinner? we're trying to eat less meat", 3)
+    filtered = await retriever.retrieve_question("quick weeknight dinner? vegetarian please", 3)
+
+    vegetarian = [found.recipe.vegetarian for found in wished.found]
+    assert vegetarian[0] and vegetarian == sorted(vegetarian, reverse=True)
+    assert wished.filters.vegetarian is None and filtered.filters.vegetarian  # a wish, not a filter
+
+
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):
     light = await retriever.retrieve_question("something light for a hot day", 3)
     warming = await retriever.retrieve_question("comfort food for a cold evening", 3)

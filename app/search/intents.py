@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypeVar
 
+from app.search.open_question import Ranked
 from app.search.text import fold
 
 LEXICON = Path(__file__).with_name("intents.json")
+T = TypeVar("T", bound=Ranked)
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,8 @@ class Intent:
     unsearched: re.Pattern[str] | None = None
     # Phrases that, said too, mean it is not meant: "kids" asking for a drink wants no kid food.
     unless: re.Pattern[str] | None = None
+    # A recipe flag whose recipes come first: "eat less meat" prefers the vegetarian ones.
+    prefers: str | None = None
 
 
 def phrases(said: list[str]) -> re.Pattern[str]:
@@ -51,6 +57,7 @@ def intents() -> tuple[Intent, ...]:
             if entry.get("unsearched")
             else None,
             phrases(entry["unless"]) if entry.get("unless") else None,
+            entry.get("prefers"),
         )
         for entry in entries
     )
@@ -74,6 +81,17 @@ def named_intents(names: list[str]) -> list[Intent]:
     """The lexicon's intents by name; names it does not hold are dropped."""
     wanted = set(names)
     return [intent for intent in intents() if intent.name in wanted]
+
+
+def preferences(intent_names: Sequence[str]) -> list[str]:
+    """The recipe flags these intents prefer: "eat less meat" prefers "vegetarian"."""
+    return [intent.prefers for intent in named_intents(list(intent_names)) if intent.prefers]
+
+
+def preferred_first(found: Sequence[T], flags: Sequence[str]) -> list[T]:
+    """The recipes with every flag first, each part in the search's order: a preference
+    reorders, it never hides a recipe."""
+    return sorted(found, key=lambda item: not all(getattr(item.recipe, flag) for flag in flags))
 
 
 def with_intents(text: str, found: list[Intent]) -> str:

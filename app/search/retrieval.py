@@ -23,6 +23,7 @@ from app.providers.protocols import (
 from app.recipes import Recipe
 from app.search import accompaniments, servings
 from app.search.filters import NO_FILTERS, RecipeFilters, RetrievalMode
+from app.search.intents import preferences, preferred_first
 from app.search.open_question import OPEN_SEARCH, WIDER, is_open, varied
 from app.search.question_reader import QuestionReader, ReadQuestion, RuleReader
 from app.search.variants import variants, without_besides
@@ -108,7 +109,9 @@ class Retriever:
             )
         searched, beside = accompaniments.search_text(question, searched)
         cooks_for = servings.people(question)
-        wanted = max(top, len(named)) if named else top * (servings.WIDER if cooks_for else 1) + len(left)
+        prefers = preferences(read.intents) if read is not None else []
+        wider = servings.WIDER if cooks_for or prefers else 1
+        wanted = max(top, len(named)) if named else top * wider + len(left)
         beside = beside and not named
         if beside:
             wanted = top * accompaniments.WIDER
@@ -118,6 +121,8 @@ class Retriever:
         else:
             # Moved below the others rather than dropped: when nothing else fits, it still comes.
             found = [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
+            if prefers:
+                found = preferred_first(found, prefers)
             if cooks_for is not None:
                 found = servings.enough_first(found, cooks_for)
             found = accompaniments.beside_first(found, top) if beside else found[:top]
