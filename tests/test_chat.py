@@ -8,10 +8,13 @@ import asyncio
 
 import pytest
 
+from app.chat.answers import reading_sent
 from app.chat.data_phrasing import facts, key_ingredients
+from app.http.bodies import ChatRequest
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
 from app.recipes import Recipe, read_catalog
+from app.search.filters import RecipeFilters
 from app.settings import Settings
 from tests.readers import appear_in_order, recipe_ids_in_prompt, server_sent_events
 from tests.support import DINNER_HISTORY, ScriptedChatModel, say
@@ -290,3 +293,17 @@ def test_the_app_body_streams_as_server_sent_events_when_asked(client, llm):
         ],
         "finish_reason": "stop",
     }
+
+
+def test_a_reading_sent_back_keeps_the_wishes_that_order_what_is_found():
+    # The page sends back the reformulate's filters and searched text; the intents that order
+    # the results ("eat less meat": the vegetarian ones first) are read from the question.
+    body = ChatRequest(
+        userMessage="dinner ideas? we're trying to eat less meat",
+        searched="dinner ideas? we're trying to eat vegetarian vegetable beans lentils tofu",
+        filters=RecipeFilters(),
+    )
+
+    read = reading_sent(body)
+
+    assert read is not None and "less meat" in read.intents

@@ -229,10 +229,12 @@ async def start_app_answer(
 
 def reading_sent(body: ChatRequest) -> ReadQuestion | None:
     """What the client sent back of `/api/chat/reformulate`'s reading, if it did: its filters,
-    and the text to search (the rules take the filters' words out of the question without it)."""
+    and the text to search (the rules take the filters' words out of the question without it);
+    the intents, which order what is found ("eat less meat"), are read from the question."""
     if body.filters is None:
         return None
-    return ReadQuestion(body.searched or read_question(body.userMessage).text, body.filters)
+    read = read_question(body.userMessage)
+    return ReadQuestion(body.searched or read.text, body.filters, read.intents)
 
 
 async def chat_response(started: StartedAnswer) -> ChatResponse:
