@@ -61,6 +61,7 @@ def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, int
         ("what drinks for the brunch?", "treat breakfast", "drink"),  # no pancakes
         ("those are all savoury — got a spanish sweet one?", "savoury", "dessert"),  # a remark, not the ask
         ("drinks for his birthday?", "birthday", "drink"),  # no cake
+        ("now for the grown-ups - something warm with red wine?", "warming", "mulled"),  # no stew
         # A birthday present is no birthday meal.
         ("i just got an air fryer for my birthday, what can i make in it", "birthday", "fryer"),
     ],
