@@ -173,11 +173,13 @@ REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 SHORT_ASK = re.compile(r"(?:what|which)\s+(?:[\w-]+\s+)?[\w-]+s\s*\?+$", re.I)
 
 
+# A request said with a verdict on it: "something with squash would be ideal".
 JUDGED = re.compile(
     r"\b(?:would be|'d be|will be|is|sounds|seems)\s+"
     r"(?:ideal|perfect|great|good|nice|best|amazing|lovely|fine)\b",
     re.I,
 )
+# Another course than the main: a starter or a side does not take the main's meat along.
 COURSE = re.compile(r"\b(?:starters?|sides?|side dish(?:es)?|appetizers?|apps)\b", re.I)
 
 

@@ -755,7 +755,8 @@ def focus_pointer(message: str) -> re.Match[str] | None:
         )
         for m in it_said.finditer(message)
     ]
-    # "i always screw up the ricotta layer, it comes out watery": the part just said.
+    # The "it" of an appliance, a dish asked for or a part just said ("i always screw up the
+    # ricotta layer, it comes out watery"), in the sentence that says it or in the next.
     for said, its, sentences in (
         (APPLIANCE, APPLIANCE_IT, 1),
         (NEW_DISH, NEW_DISH_IT, 1),
