@@ -367,6 +367,43 @@ def test_a_dutch_oven_is_a_pot_and_the_first_step_with_the_oven_is_quoted():
     )
 
 
+RAVIOLI = Recipe(
+    id="ravioli",
+    title="Ravioli",
+    ingredients=["flour", "eggs", "ricotta"],
+    steps=[
+        "Pile the flour in a bowl, or use a stand mixer with a dough hook.",
+        "Roll the dough out with a pasta machine or a rolling pin.",
+        "Cut them with a pasta cutter or a knife.",
+        "Cook in a pot of salted boiling water.",
+    ],
+)
+
+
+def test_special_equipment_is_what_the_steps_name_that_not_every_kitchen_has():
+    assert compose("Does the Ravioli need any special equipment?", [RAVIOLI]).text == (
+        "The steps of Ravioli [ravioli] name a mixer (step 1), a dough hook (step 1), a rolling pin"
+        " (step 2), a pasta machine (step 2) and a pasta cutter (step 3); everyday things: a bowl"
+        " (step 1), a knife (step 3) and a saucepan (step 4)."
+    )
+
+
+def test_equipment_asked_of_the_set_is_answered_recipe_by_recipe():
+    soup = Recipe(id="soup", title="Soup", ingredients=["leek"], steps=["Simmer in a pan over low heat."])
+    salad = Recipe(id="salad", title="Salad", ingredients=["lettuce"], steps=["Toss the leaves."])
+
+    text = compose("which of them need special equipment?", [RAVIOLI, soup, salad]).text
+
+    assert text.splitlines()[1:] == [
+        "- Soup [soup] needs nothing special: its steps name a stove (step 1) and a pan (step 1).",
+        "- The steps of Salad [salad] name no equipment.",
+    ]
+
+
+def test_recipes_without_special_equipment_are_searched_for_not_answered_about():
+    assert compose("recipes that need no special equipment", [RAVIOLI]).kind == "list"
+
+
 def test_the_sentence_that_names_the_oven_is_quoted_before_one_that_only_uses_it():
     cake = Recipe(
         id="cake",

@@ -43,6 +43,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("my mum's birthday is sunday, she loves lemon", "birthday", "dessert"),
         # Eating less meat is a wish, not a diet: it finds meatless dishes first, and hides none.
         ("dinner ideas? we're trying to eat less meat", "less meat", "lentils"),
+        ("having people over for dinner, any ideas?", "impress", "roast"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):
@@ -206,6 +207,7 @@ def test_a_like_question_leaves_only_the_dish_it_names_after_like():
         # The day of the meal names no dish (the Sunday Morning Milkshake); a Sunday roast does.
         ("my mum's birthday is sunday, she loves lemon", "sunday", "lemon"),
         ("on sunday, what goes with a sunday roast?", "on", "sunday"),
+        ("we're having friends over saturday, 6 people", "saturday", "roast"),
     ],
 )
 def test_words_that_say_nothing_of_the_dish_are_not_searched(question, unsearched, searched):

@@ -1246,6 +1246,15 @@ def test_needs_said_in_passing_are_carried(turns, message, question):
     assert resolve(message, *turns).question == question
 
 
+def test_a_nut_allergy_carries_into_a_new_food_but_the_dessert_does_not():
+    turns = ("ok something sweet for after, no nuts please", "- **Batter Pudding**\n- **Orange Pudding**")
+
+    resolved = resolve("actually, what can I do with a big bag of lentils", *turns)
+
+    assert resolved.question == "Actually, what can I do with a big bag of lentils (nut-free)"
+    assert resolve("and a drink?", *turns).question == "What about a nut-free drink?"
+
+
 def test_ones_with_something_keep_the_main_asked_for():
     turns = (
         "gluten free chicken dinners?",

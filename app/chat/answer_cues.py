@@ -123,6 +123,79 @@ EQUIPMENT: dict[str, re.Pattern[str]] = {
         "fryer": "fryer|deep[- ]fry",
     }.items()
 }
+# "Does it need any special equipment?", "what tools do I need?": the kit as a whole, asked.
+KIT_ASKED = re.compile(
+    r"\b(?:(?:special|any|what|which|particular|fancy|extra|other|kitchen)\s+)+"
+    r"(?:equipment|tools?|utensils|gadgets?|appliances?|gear|kit)\b|\bequipment\b",
+    re.I,
+)
+# The kit a recipe's steps name, as a cook would list it: first what not every kitchen has,
+# then what every kitchen has. A pattern says how steps name it.
+SPECIAL_KIT: dict[str, re.Pattern[str]] = {
+    name: re.compile(rf"\b(?:{said})", re.I)
+    for name, said in {
+        "mixer": "kitchen ?aid|(?:stand |hand |electric )?mixer(?!s? (?:of|together))",
+        "dough hook": "dough hook",
+        "rolling pin": "rolling pin",
+        "pasta machine": "pasta (?:machine|maker|roller)",
+        "pasta cutter": "pasta cutter",
+        "pizza cutter": "pizza cutter",
+        "pizza stone": "pizza stone|baking stone",
+        "blender": "(?:stick |immersion )?blender|liquidi[sz]er",
+        "food processor": "food processor",
+        "slow cooker": "slow cooker|crock ?pot",
+        "pressure cooker": "pressure cooker|instant ?pot",
+        "air fryer": "air ?fryer",
+        "deep fryer": "deep[- ]?fryer",
+        "microwave": "microwave",
+        "grill": "grill(?!ed)|barbecue|bbq",
+        "Dutch oven": "dutch oven",
+        "wok": "wok",
+        "cauldron": "cauldron|kazan",
+        "cast-iron pan": "cast[- ]iron",
+        "thermometer": "thermometer",
+        "mandoline": "mandolin",
+        "mortar and pestle": "mortar|pestle",
+        "cheesecloth": "cheese ?cloth|muslin",
+        "piping bag": "piping bag|pastry bag",
+        "skewers": "skewers?",
+        "ice cream maker": "ice[- ]cream (?:maker|machine)",
+        "waffle iron": "waffle (?:iron|maker)",
+        "springform tin": "springform",
+        "loaf tin": "loaf (?:tin|pan)",
+        "muffin tin": "(?:muffin|cupcake) (?:tin|pan|tray)",
+        "cake tin": "cake (?:tin|pan)",
+        "pie dish": "(?:pie|tart) (?:dish|plate|tin|pan)",
+        "ramekins": "ramekins?",
+        "cookie cutter": "(?:cookie|biscuit) cutter",
+        "steamer": "steamer",
+        "jars": "(?:mason |glass |sterili[sz]ed )?jars?",
+        "kitchen twine": "twine|kitchen string|butcher'?s string",
+    }.items()
+}
+EVERYDAY_KIT: dict[str, re.Pattern[str]] = {"oven": EQUIPMENT["oven"]} | {
+    name: re.compile(rf"\b(?:{said})", re.I)
+    for name, said in {
+        "stove": r"stove|hob\b|stovetop"
+        r"|(?:over|on) (?:a )?(?:low|medium|high|gentle|moderate)\b[\w -]{0,12}heat",
+        "frying pan": "(?:frying |fry |saute |sauté )pan|skillet",
+        # A pan said alone; "a cake pan" is said by its own name.
+        "pan": r"(?<!frying )(?<!fry )(?<!saute )(?<!sauce )(?<!sheet )(?<!cake )(?<!loaf )"
+        r"(?<!tart )(?<!pie )(?<!muffin )(?<!cupcake )(?<!roasting )(?<!baking )pans?\b",
+        "saucepan": r"sauce ?pan|pots?\b|stockpot",
+        "baking sheet": "baking (?:sheet|tray)|sheet pan|cookie sheet",
+        "baking dish": "(?:baking|casserole|oven[- ]?proof|roasting) (?:dish|tin|pan)",
+        "bowl": r"bowls?\b",
+        "whisk": "whisk",
+        "sieve": "sieve|strainer|colander",
+        "grater": "grater",
+        "knife": "knife",
+        "spatula": "spatula",
+        "baking paper": "parchment|baking paper|wax paper|greaseproof",
+        "foil": "foil",
+        "plastic wrap": "plastic wrap|cling ?film",
+    }.items()
+}
 # "do any of them need an oven?": a tool the steps use, asked of the recipes.
 USES_TOOL = re.compile(
     r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"

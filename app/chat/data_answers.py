@@ -22,6 +22,7 @@ from app.chat.answer_cues import (
     DIETS,
     EFFORT,
     EQUIPMENT,
+    EVERYDAY_KIT,
     FEWEST,
     HAS,
     HEAT,
@@ -31,6 +32,7 @@ from app.chat.answer_cues import (
     INGREDIENTS,
     KEEPING,
     KEPT,
+    KIT_ASKED,
     METHOD,
     MILDEST,
     MOST,
@@ -38,6 +40,7 @@ from app.chat.answer_cues import (
     PHASES,
     QUICK,
     SLOW,
+    SPECIAL_KIT,
     TOOL_WORDS,
     USES_TOOL,
     WITHOUT,
@@ -76,6 +79,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _ingredients,
         _without,
         _uses_tool,
+        _kit,
         _has,
         _method,
         _heat,
@@ -196,6 +200,49 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
         else f"All of them use the {tool}."
     )
     return Composed(" ".join([lead, *parts]), "without")
+
+
+def _kit(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Does it need any special equipment?": the kit each recipe's steps name, with the step
+    that first names it; what not every kitchen has comes first."""
+    match = KIT_ASKED.search(question)
+    if not match:
+        return None
+    named = named_in(question, recipes)
+    if not (named or ASKS_OF.match(clause_before(question, match.start()))):
+        return None  # "recipes that need no special equipment" is a search
+    lines = [kit_line(recipe) for recipe in named or recipes]
+    return Composed(lines[0] if len(lines) == 1 else "\n".join(f"- {line}" for line in lines), "kit")
+
+
+def kit_line(recipe: Recipe) -> str:
+    special, everyday = (named_kit(recipe, kit) for kit in (SPECIAL_KIT, EVERYDAY_KIT))
+    if any(said.startswith(("a frying pan", "a saucepan")) for said in everyday):
+        everyday = [said for said in everyday if not said.startswith("a pan ")]  # that same pan
+    # The steps name what they use, not what is needed: "a pasta machine or a rolling pin".
+    if special:
+        besides = f"; everyday things: {join(everyday)}" if everyday else ""
+        return f"The steps of {cite(recipe)} name {join(special)}{besides}."
+    if everyday:
+        return f"{cite(recipe)} needs nothing special: its steps name {join(everyday)}."
+    return f"The steps of {cite(recipe)} name no equipment."
+
+
+def named_kit(recipe: Recipe, kit: dict[str, re.Pattern[str]]) -> list[str]:
+    """ "a rolling pin (step 15)": each piece of `kit` the steps name, in the order of the
+    steps, at the step that first names it."""
+    first = {
+        name: n
+        for name, said in kit.items()
+        if (n := next((n for n, step in enumerate(recipe.steps, 1) if said.search(step)), None))
+    }
+    return [f"{article(name)} (step {n})" for name, n in sorted(first.items(), key=lambda item: item[1])]
+
+
+def article(name: str) -> str:
+    if name.endswith("s") or name in ("cheesecloth", "foil", "plastic wrap", "baking paper", "kitchen twine"):
+        return name
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 def tool_said(tool: str, used: list[tuple[int, str]]) -> tuple[int, str]:

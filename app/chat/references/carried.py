@@ -121,9 +121,16 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         # "no oven" is said by the kitchen, not as an ingredient left out.
         kitchen = found.kitchen or ""
         bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
-        # … and "non-alcoholic" by the need, not again as "without alcohol".
+        # … and "non-alcoholic" or "nut-free" by the need, not again as "without alcohol" or
+        # "without nuts".
         said_by = f"{kitchen} {' '.join(found.diets)}"
-        left_out = [e for e, thing in bare if not (thing in said_by or f"non-{thing}" in said_by)]
+        left_out = [
+            e
+            for e, thing in bare
+            if not (
+                thing in said_by or f"non-{thing}" in said_by or f"{thing.removesuffix('s')}-free" in said_by
+            )
+        ]
         found.exclude += [e for e in left_out if e not in found.exclude]
         said = [re.sub(r"-ish$", "", w) for w in re.findall(r"[\w-]+", text.lower())]  # "mexican-ish"
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
@@ -354,8 +361,13 @@ def carry_over(
     inherited = Constraints(
         diets=[d for d in earlier.diets if d not in mine.diets],
         cuisine=None if mine.cuisine else earlier.cuisine,
-        # "and something for dinner?" after desserts asks for no dessert.
-        dish=None if mine.dish or MEAL.search(message) else earlier.dish,
+        # "and something for dinner?" after desserts asks for no dessert, nor does "what can I
+        # do with lentils?": a main food makes no dessert (eggs can).
+        dish=None
+        if mine.dish
+        or MEAL.search(message)
+        or (earlier.dish == "dessert" and mine.main not in (None, "eggs"))
+        else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat
         # does not take the fish along.
         # "ones with rice" after chicken dinners: chicken dinners with rice; a starter or a side
