@@ -404,6 +404,68 @@ def test_recipes_without_special_equipment_are_searched_for_not_answered_about()
     assert compose("recipes that need no special equipment", [RAVIOLI]).kind == "list"
 
 
+KUNG_PAO = Recipe(
+    id="kung-pao",
+    title="Spicy Kung Pao-Style Chicken",
+    ingredients=["4 Chicken Thighs", "3/4 cup Basmati Rice", "2 Tbsp Chili Garlic Sauce", "1/4 cup Peanuts"],
+    steps=["Fry the chicken.", "Serve over rice."],
+)
+PAPRIKASH = Recipe(
+    id="paprikash",
+    title="Chicken Paprikash",
+    ingredients=["1 whole chicken", "1 tablespoon cayenne pepper (optional)"],
+    steps=["Braise the chicken."],
+)
+SATAY = Recipe(
+    id="satay",
+    title="Chicken Satay",
+    ingredients=["2 lbs boneless chicken breast or thigh", "1 tbsp massaman curry paste"],
+    steps=["Grill the skewers."],
+)
+
+
+def test_a_word_of_a_title_asks_nothing_and_the_mildest_is_the_one_whose_heat_can_be_left_out():
+    question = (
+        "Considering the Spicy Kung Pao-Style Chicken, the Chicken Satay and the Chicken Paprikash,"
+        " which one is the least spicy? my kid is 5"
+    )
+
+    text = compose(question, [KUNG_PAO, SATAY, PAPRIKASH]).text
+
+    assert text.startswith(
+        "By their ingredients, the mildest is Chicken Paprikash [paprikash], with 1 tablespoon cayenne"
+        " pepper (optional)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "Can I use chicken breast instead in the Spicy Kung Pao-Style Chicken?",
+            "Spicy Kung Pao-Style Chicken [kung-pao] as written uses 4 Chicken Thighs, and says nothing"
+            " about chicken breast instead.",
+        ),
+        (
+            "what can I use instead of peanuts in the Spicy Kung Pao-Style Chicken?",
+            "Spicy Kung Pao-Style Chicken [kung-pao] as written uses 1/4 cup Peanuts, and says nothing"
+            " about what to use instead.",
+        ),
+        (
+            "can I substitute tofu for the chicken in the Chicken Satay?",
+            "Chicken Satay [satay] as written uses 2 lbs boneless chicken breast or thigh, and says nothing"
+            " about tofu instead.",
+        ),
+        (
+            "Can I use chicken breast instead of thighs in the Chicken Satay?",
+            'Chicken Satay [satay] allows it: its list says "2 lbs boneless chicken breast or thigh".',
+        ),
+    ],
+)
+def test_a_swap_is_answered_by_what_the_list_says_of_the_food_swapped_out(question, answer):
+    assert compose(question, [KUNG_PAO, SATAY]).text == answer
+
+
 def test_the_sentence_that_names_the_oven_is_quoted_before_one_that_only_uses_it():
     cake = Recipe(
         id="cake",

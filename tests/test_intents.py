@@ -169,6 +169,8 @@ async def test_a_named_dish_followed_by_but_asks_for_a_variant(retriever: Retrie
         ("i've literally got 10 minutes, what can i eat", 10, ", what can i eat"),
         ("I want a paella but I'm short on time - an hour max", 60, "I want a paella but I'm -"),
         ("cook it for 20 minutes", None, "cook it for 20 minutes"),
+        # A hurry without a number is half an hour.
+        ("got chicken thighs and not much time tonight", 30, "got chicken thighs and tonight"),
     ],
 )
 def test_time_limits_are_read_however_they_are_said(question, minutes, searched):

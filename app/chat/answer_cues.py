@@ -123,6 +123,19 @@ EQUIPMENT: dict[str, re.Pattern[str]] = {
         "fryer": "fryer|deep[- ]fry",
     }.items()
 }
+# A swap asked of a recipe: "can I use chicken breast instead?", "substitute tofu for the
+# chicken?", "swap the cream for yogurt?", "what can I use instead of cream?". `new` is the food
+# put in, `old` the one taken out.
+FOOD = r"[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?"
+SWAP = re.compile(
+    rf"\b(?:use|try|put in|swap in|sub in)\s+(?:some\s+|an?\s+)?(?P<new>{FOOD})\s+(?:instead|in place)\b"
+    rf"(?:\s+of\s+(?:the\s+)?(?P<old>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$))?"
+    rf"|\bsub(?:stitute)?\s+(?:some\s+)?(?P<new_for>{FOOD})\s+for\s+(?:the\s+)?(?P<old_for>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)"
+    rf"|\b(?:swap|switch|exchange|replace)\s+(?:out\s+)?(?:the\s+)?(?P<old_with>{FOOD})\s+(?:for|with)\s+"
+    rf"(?:some\s+)?(?P<new_with>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)"
+    rf"|\b(?:instead of|in place of)\s+(?:the\s+)?(?P<old_only>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)",
+    re.I,
+)
 # "Does it need any special equipment?", "what tools do I need?": the kit as a whole, asked.
 KIT_ASKED = re.compile(
     r"\b(?:(?:special|any|what|which|particular|fancy|extra|other|kitchen)\s+)+"

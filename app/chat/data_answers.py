@@ -41,6 +41,7 @@ from app.chat.answer_cues import (
     QUICK,
     SLOW,
     SPECIAL_KIT,
+    SWAP,
     TOOL_WORDS,
     USES_TOOL,
     WITHOUT,
@@ -56,6 +57,7 @@ from app.chat.data_phrasing import (
     join,
     minutes,
     named_in,
+    own_words,
 )
 from app.recipes import Recipe
 from app.search.text import content_words, stem
@@ -77,6 +79,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _how_long,
         _how_many,
         _ingredients,
+        _swap,
         _without,
         _uses_tool,
         _kit,
@@ -105,8 +108,9 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
 
 def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     timed = [r for r in recipes if r.total_minutes is not None]
-    if QUICK.search(question) or SLOW.search(question):
-        slow = bool(SLOW.search(question)) and not QUICK.search(question)
+    asked = own_words(question, recipes)
+    if QUICK.search(asked) or SLOW.search(asked):
+        slow = bool(SLOW.search(asked)) and not QUICK.search(asked)
         if not timed:
             return Composed(f"None of {join([cite(r) for r in recipes])} gives its time.", "time")
         ordered = sorted(timed, key=lambda r: r.total_minutes or 0, reverse=slow)
@@ -127,7 +131,7 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             verb = "does not give its time" if len(untimed) == 1 else "do not give their times"
             text += f" {join([cite(r) for r in untimed])} {verb}."
         return Composed(text, "time")
-    most, fewest = MOST.search(question), FEWEST.search(question)
+    most, fewest = MOST.search(asked), FEWEST.search(asked)
     if most or fewest:
         counted = [r for r in recipes if r.servings_count is not None]
         if not counted:
@@ -144,8 +148,36 @@ def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return None
 
 
+def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Can I use chicken breast instead?": what the list of the one recipe asked about says of
+    the food swapped out. No recipe rates its swaps; one allows a swap only where a line offers
+    it ("boneless chicken breast or thigh")."""
+    match = SWAP.search(own_words(question, recipes))
+    named = named_in(question, recipes)
+    if not match or len(named) != 1:
+        return None
+    [recipe] = named
+    new = match["new"] or match["new_for"] or match["new_with"]
+    old = match["old"] or match["old_for"] or match["old_with"] or match["old_only"]
+    said = [w for w in re.findall(r"[a-z]+", (old or new or "").lower()) if w not in FILLER_FOOD]
+    swapped = f"{old or ''} {new or ''}"
+    if not said or any(kit.search(swapped) for kit in (*SPECIAL_KIT.values(), *EVERYDAY_KIT.values())):
+        return None  # "can I use it instead?", "can I use the air fryer instead?": no food named
+    # The food taken out, by the words it is said in: "chicken breast" is swapped for a chicken.
+    lines = list(dict.fromkeys(line for word in said for line in contains(recipe, word)))
+    offered = [line for line in lines if new and new.lower() in line.lower() and line.lower() != new.lower()]
+    if offered:
+        return Composed(f'{cite(recipe)} allows it: its list says "{offered[0].strip()}".', "swap")
+    if not lines:
+        what = old or new or "that"
+        return Composed(f"{cite(recipe)} as written does not use {what}.", "swap")
+    instead = f"about {new} instead" if new else "about what to use instead"
+    uses = "; ".join(line.strip() for line in lines)
+    return Composed(f"{cite(recipe)} as written uses {uses}, and says nothing {instead}.", "swap")
+
+
 def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
-    match = WITHOUT.search(question)
+    match = WITHOUT.search(own_words(question, recipes))
     if not match or match.group(1).lower() in {"more", "longer", "than", "time", "recipe", "recipes", "one"}:
         return None
     # Asked of recipes ("which has no cheese?"), not a request ("dinner for two, no meat please").
@@ -167,7 +199,7 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
 def _uses_tool(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Do any of them need an oven?": the steps that use it, recipe by recipe."""
-    match = USES_TOOL.search(question)
+    match = USES_TOOL.search(own_words(question, recipes))
     if not match or not (
         ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)
     ):
@@ -205,7 +237,7 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
 def _kit(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Does it need any special equipment?": the kit each recipe's steps name, with the step
     that first names it; what not every kitchen has comes first."""
-    match = KIT_ASKED.search(question)
+    match = KIT_ASKED.search(own_words(question, recipes))
     if not match:
         return None
     named = named_in(question, recipes)
@@ -267,7 +299,8 @@ def has(recipe: Recipe, word: str) -> str:
 
 def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     lowered = question.lower()
-    said = next(((word, flag) for word, flag in DIETS.items() if word in lowered), None)
+    asked = own_words(lowered, recipes)
+    said = next(((word, flag) for word, flag in DIETS.items() if word in asked), None)
     if said is None:
         return None
     word, diet = said
@@ -275,7 +308,7 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = named_in(question, recipes)
     # "Considering the A and the B, any of those vegan?", "thanks! is the Eggs gluten free?":
     # asked of the recipes it names; "what vegan dessert goes with the Lasagna?" is not.
-    if not asks and not (targets and ASKS_OF.search(lowered[: lowered.index(word)])):
+    if not asks and not (targets and ASKS_OF.search(lowered[: asked.index(word)])):
         return None
     label = diet.replace("_", "-")
     if not targets and re.match(r"^\s*(is|does) the\b", lowered):
@@ -364,6 +397,10 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return Composed("\n\n".join(parts), "ingredients")
 
 
+# Words that name no food in a swap: "a bit of cream", "some fresh basil".
+FILLER_FOOD = frozenset(
+    ["a", "an", "the", "some", "bit", "of", "fresh", "dried", "it", "that", "this", "one"]
+)
 # Words after "have" that are no ingredient: "do any of them have anything else?".
 NOT_INGREDIENTS = frozenset(
     [
@@ -391,7 +428,7 @@ NOT_INGREDIENTS = frozenset(
 
 def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Do any of them have nuts?": the ingredient lines that say so, recipe by recipe."""
-    match = HAS.search(question)
+    match = HAS.search(own_words(question, recipes))
     # Asked of recipes ("do any of them have", "is there … in it"), not a search ("recipes that have").
     if not match or not (match["there"] or ASKS_OF.match(clause_before(question, match.start()))):
         return None
@@ -445,7 +482,8 @@ NOT_HOT = "no chili or other hot ingredient"
 def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Which is the least spicy?": read from what each recipe's ingredients hold, since no
     recipe rates its heat."""
-    match = HEAT.search(question)
+    asked = own_words(question, recipes)
+    match = HEAT.search(asked)
     # Asked of recipes ("which is the least spicy?"), not a search ("a burger, but spicy").
     clause = clause_before(question, match.start()) if match else ""
     if not match or not (ASKS_OF.match(clause) or (clause or match.group().lower()).startswith("how")):
@@ -463,13 +501,21 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             says(recipe) if hot[recipe.id] else f"{cite(recipe)} has {NOT_HOT}.",
             "heat",
         )
-    ordered = sorted((r for r in targets if hot[r.id]), key=lambda r: len(hot[r.id]), reverse=True)
+    # Fewest hot lines first; a line the recipe marks optional can be left out.
+    ordered = sorted(
+        (r for r in targets if hot[r.id]),
+        key=lambda r: (sum("optional" not in line.lower() for line in hot[r.id]), len(hot[r.id])),
+        reverse=True,
+    )
     lead = ""
-    if MILDEST.search(question):
+    if MILDEST.search(asked):
         ordered.reverse()
         if mild:
             verb = "is" if len(mild) == 1 else "are"
             lead = f"By their ingredients, the mildest {verb} {join([cite(r) for r in mild])}: {NOT_HOT}."
+        elif ordered:
+            mildest = ordered.pop(0)
+            lead = f"By their ingredients, the mildest is {cite(mildest)}, with {'; '.join(hot[mildest.id])}."
     elif ordered:
         hottest = ordered.pop(0)
         lead = f"By their ingredients, the hottest is {cite(hottest)}, with {'; '.join(hot[hottest.id])}."
@@ -480,7 +526,7 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 def _effort(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Which is the least work?": read from how long each recipe's lists are, since no recipe
     rates its own effort."""
-    match = EFFORT.search(question)
+    match = EFFORT.search(own_words(question, recipes))
     if not match or not (
         ASKS_OF.match(clause_before(question, match.start())) or named_in(question, recipes)
     ):

@@ -107,10 +107,21 @@ def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
     return scored[:1]
 
 
+def own_words(question: str, recipes: Sequence[Recipe]) -> str:
+    """The question with the titles of `recipes` blanked, letter for letter (positions hold):
+    the words a question asks with. "Which is the least spicy, the Spicy Kung Pao-Style Chicken
+    or …?" asks about heat where it says so, and "is the Vegan Chili gluten-free?" asks about
+    gluten, not about being vegan."""
+    for recipe in recipes:
+        title = re.escape(recipe.title)
+        question = re.sub(rf"(?<!\w){title}(?!\w)", lambda m: " " * len(m.group()), question, flags=re.I)
+    return question
+
+
 def asked_of(cue: re.Pattern[str], question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
     """The retrieved recipes a question of this kind names ("how long does X take?"); none
     when it is not of this kind or names none."""
-    return named_in(question, recipes) if cue.search(question) else []
+    return named_in(question, recipes) if cue.search(own_words(question, recipes)) else []
 
 
 def join(items: Sequence[str]) -> str:

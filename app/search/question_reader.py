@@ -74,7 +74,12 @@ TIME_LIMITS = [
     re.compile(r"\b(?P<amount>\d+)[- ]?(?P<unit>minute|min|hour)(?=\s+[a-z])", re.I),
 ]
 # Saying one is in a hurry sets the limit that "quick" means on most recipe sites.
-HURRY = re.compile(r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast)\b", re.I)
+HURRY = re.compile(
+    r"\b(?:short on time|in a hurry|in a rush|no time(?! limit)|quick(?:ly)?|fast"
+    r"|(?:not|no|without) (?:much|a lot of|enough) time|pressed for time|tight on time"
+    r"|(?:don'?t|do not) have (?:much|a lot of) time)\b",
+    re.I,
+)
 HURRY_MINUTES = 30
 
 # Any letter, not only a-z: "jalapeños" is read whole (and folded to "jalapenos"), and a word
