@@ -169,8 +169,10 @@ def test_the_data_reads_how_hot_a_dish_is_from_its_ingredients():
         "By their ingredients, the mildest is Mild Stew [mild]: no chili or other hot ingredient."
         " Chili [chili] has 1 tsp cayenne."
     )
+    # The mild ones are said too: asked of the set, each recipe gets an answer.
     assert compose("Which is the spiciest?", [mild, chili]).text == (
         "By their ingredients, the hottest is Chili [chili], with 1 tsp cayenne."
+        " Mild Stew [mild]: no chili or other hot ingredient."
     )
 
 
@@ -459,6 +461,11 @@ def test_a_word_of_a_title_asks_nothing_and_the_mildest_is_the_one_whose_heat_ca
         (
             "Can I use chicken breast instead of thighs in the Chicken Satay?",
             'Chicken Satay [satay] allows it: its list says "2 lbs boneless chicken breast or thigh".',
+        ),
+        (
+            "I don't have peanuts, is that a problem in the Spicy Kung Pao-Style Chicken?",
+            "Spicy Kung Pao-Style Chicken [kung-pao] as written uses 1/4 cup Peanuts, and says nothing"
+            " about what to use instead.",
         ),
     ],
 )

@@ -946,12 +946,23 @@ def test_that_last_one_is_an_ordinal():
             "can i swap the mayonnaise for yogurt?",
             "Can i swap the mayonnaise for yogurt in the Cheddar-Crusted Chicken?",
         ),
+        # An ingredient of the recipe in focus, lacked: a swap to find.
+        (
+            "i don't have panko, is that a problem?",
+            "I don't have panko, is that a problem in the Cheddar-Crusted Chicken?",
+        ),
     ],
 )
 def test_a_swap_of_ingredients_is_about_the_recipe_in_focus(message, question):
     turns = ("something quick with chicken", "The Cheddar-Crusted Chicken is quick, 30 minutes.")
 
     assert resolve(message, *turns).question == question
+
+
+def test_time_lacked_is_no_ingredient_to_swap():
+    turns = ("something quick with chicken", "The Cheddar-Crusted Chicken is quick, 30 minutes.")
+
+    assert "Cheddar" not in resolve("i don't have time for that, anything quicker?", *turns).question
 
 
 def test_a_question_about_an_offered_recipe_sets_no_diet_for_a_new_request():
@@ -1244,6 +1255,28 @@ def test_a_remark_on_the_recipes_offered_is_left_out_of_the_request_after_it(mes
 )
 def test_needs_said_in_passing_are_carried(turns, message, question):
     assert resolve(message, *turns).question == question
+
+
+def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
+    turns = (
+        "I'd love to cook something Indian this weekend",
+        "- **Curry sauce**\n- **Butter Chicken Masala Curry**\n- **Onion Raitha (Indian Tzatziki)**",
+        "is number 2 very spicy?",
+        "Butter Chicken Masala Curry has Chilli Powder 1 tbsp.",
+    )
+
+    assert resolve("ok, how about a dessert to go with it", *turns).question == (
+        "Ok, how about a dessert to go with the Butter Chicken Masala Curry"
+    )
+    assert resolve("how about a dessert?", *turns[:2]).question == "What about an Indian dessert?"
+
+
+def test_a_meal_added_with_and_keeps_the_diet():
+    turns = ("what's a good vegan breakfast?", "- **Granola**\n- **Country Crisp Cereals**")
+
+    resolved = resolve("ok and for lunch, something with chickpeas", *turns)
+
+    assert resolved.question == "What about vegan lunch recipes with chickpeas?"
 
 
 def test_a_nut_allergy_carries_into_a_new_food_but_the_dessert_does_not():

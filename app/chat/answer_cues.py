@@ -127,7 +127,7 @@ EQUIPMENT: dict[str, re.Pattern[str]] = {
 # chicken?", "swap the cream for yogurt?", "what can I use instead of cream?". `new` is the food
 # put in, `old` the one taken out.
 FOOD = r"[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?"
-SWAP = re.compile(
+SWAP_FOODS = re.compile(
     rf"\b(?:use|try|put in|swap in|sub in)\s+(?:some\s+|an?\s+)?(?P<new>{FOOD})\s+(?:instead|in place)\b"
     rf"(?:\s+of\s+(?:the\s+)?(?P<old>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$))?"
     rf"|\bsub(?:stitute)?\s+(?:some\s+)?(?P<new_for>{FOOD})\s+for\s+(?:the\s+)?(?P<old_for>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)"

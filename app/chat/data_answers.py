@@ -41,7 +41,7 @@ from app.chat.answer_cues import (
     QUICK,
     SLOW,
     SPECIAL_KIT,
-    SWAP,
+    SWAP_FOODS,
     TOOL_WORDS,
     USES_TOOL,
     WITHOUT,
@@ -59,6 +59,7 @@ from app.chat.data_phrasing import (
     named_in,
     own_words,
 )
+from app.chat.references.vocabulary import LACKING
 from app.recipes import Recipe
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
@@ -152,13 +153,16 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Can I use chicken breast instead?": what the list of the one recipe asked about says of
     the food swapped out. No recipe rates its swaps; one allows a swap only where a line offers
     it ("boneless chicken breast or thigh")."""
-    match = SWAP.search(own_words(question, recipes))
+    asked = own_words(question, recipes)
+    match, lacking = SWAP_FOODS.search(asked), LACKING.search(asked)
     named = named_in(question, recipes)
-    if not match or len(named) != 1:
+    if not (match or lacking) or len(named) != 1:
         return None
     [recipe] = named
-    new = match["new"] or match["new_for"] or match["new_with"]
-    old = match["old"] or match["old_for"] or match["old_with"] or match["old_only"]
+    new, old = None, lacking["food"] if lacking else None  # "I don't have garam masala, …"
+    if match:
+        new = match["new"] or match["new_for"] or match["new_with"]
+        old = match["old"] or match["old_for"] or match["old_with"] or match["old_only"]
     said = [w for w in re.findall(r"[a-z]+", (old or new or "").lower()) if w not in FILLER_FOOD]
     swapped = f"{old or ''} {new or ''}"
     if not said or any(kit.search(swapped) for kit in (*SPECIAL_KIT.values(), *EVERYDAY_KIT.values())):
@@ -519,7 +523,9 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     elif ordered:
         hottest = ordered.pop(0)
         lead = f"By their ingredients, the hottest is {cite(hottest)}, with {'; '.join(hot[hottest.id])}."
-    text = " ".join([lead, *(says(r) for r in ordered)]).strip()
+    # The mild ones are said too, unless the lead said them.
+    calm = [] if MILDEST.search(asked) or not mild else [f"{join([cite(r) for r in mild])}: {NOT_HOT}."]
+    text = " ".join([lead, *(says(r) for r in ordered), *calm]).strip()
     return Composed(text or f"None of {join([cite(r) for r in targets])} has a hot ingredient.", "heat")
 
 

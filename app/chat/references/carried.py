@@ -433,8 +433,8 @@ def carry_over(
             adjectives, end = f"{quality.group(1)} {adjectives}".strip(), end + quality.end()
         start = head_match.start()
         if meal := MEAL_BEFORE.search(body[:start]):
-            # "breakfast ideas": "vegan breakfast recipes".
-            noun, start = f"{meal.group().strip()} {noun}", meal.start()
+            # "breakfast ideas", "for lunch, something …": "vegan breakfast recipes".
+            noun, start = f"{meal['meal']} {noun}", meal.start()
         # "something mexican-ish?" after ground beef: "mexican-ish beef recipes".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
         head = " ".join(filter(None, [adjectives, main, noun]))
@@ -443,7 +443,15 @@ def carry_over(
         # "lentils" before a dish is "lentil": "a lentil curry".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
         qualified = " ".join(filter(None, [adjectives, main, dish]))
-        body = re.sub(rf"\b{re.escape(dish)}\b", qualified, body, count=1, flags=re.I)
+        # "a dessert" with "Indian" before it is "an Indian dessert".
+        an = "an" if qualified[0].lower() in "aeiou" else "a"
+        body = re.sub(
+            rf"\b(?:(?P<a>an?)\s+)?{re.escape(dish)}\b",
+            lambda m: (f"{an} " if m["a"] else "") + qualified,
+            body,
+            count=1,
+            flags=re.I,
+        )
         body = re.sub(r"^for\s+", "", body, flags=re.I)  # "and for dessert?": vegan dessert
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))

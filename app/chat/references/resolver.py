@@ -72,6 +72,7 @@ from app.chat.references.vocabulary import (
     HATED,
     INSTEAD,
     INTO_THE_SET,
+    LACKING,
     MEAL,
     NEEDS_NO,
     NEW_APPLIANCE,
@@ -418,13 +419,23 @@ class Resolver:
         """ "could I use turkey instead?" or "ham instead of the pork chops?" after a turn about
         one recipe asks about that recipe: what the message names is its ingredient."""
         focus = self._focus
-        if focus is None or not SWAP.search(message) or focus.id in own:
+        if focus is None or focus.id in own:
             return None
         ingredients = keys_of(tuple(focus.ingredients))
+        lacking = LACKING.search(message)
+        # "i don't have garam masala, is that a problem?": a swap to find, of an ingredient of
+        # the recipe in focus (the food's every word is in its list).
+        lacks = (
+            lacking is not None
+            and ASKED.search(message[lacking.end() :]) is not None
+            and {key(w) for w in words(lacking["food"])} <= ingredients
+        )
+        if not (SWAP.search(message) or lacks):
+            return None
         if any(i not in self.recipes or not title_keys(self.recipes[i]) <= ingredients for i in own):
             return None  # another recipe, by its name: not a swap within this one
         # Said at the end of the sentence that asks it, before any remark after it.
-        swap = SWAP.search(message)
+        swap = SWAP.search(message) or lacking
         assert swap is not None
         stop = re.compile(r"[?!.]+(?=\s|$)").search(message, swap.end())
         at = stop.start() if stop else len(message.rstrip(" ?!."))
@@ -914,6 +925,9 @@ class Resolver:
         match = focus_pointer(message)
         if match is None:
             return None
+        lacking = LACKING.search(message, 0, match.start())
+        if lacking is not None and match.group().lower() == "that":
+            return None  # "i don't have panko, is that a problem?": "that" is the lack, a swap
         set_words = SET_WORDS.search(message)
         named_set = set_words is not None and set_words.group().lower() not in ("they", "them")
         # "ok sold, gonna try it. … do all four of these freeze alright": the set, asked about

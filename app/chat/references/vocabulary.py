@@ -275,6 +275,12 @@ SWAP = re.compile(
     r"|\bskip\b[^.?!]*\b(?:and|&) (?:just )?use\b",
     re.I,
 )
+# A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
+LACKING = re.compile(
+    r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
+    r"|(?:i|we) have no)\s+(?:any\s+)?(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
+    re.I,
+)
 # A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
 PART_OF = re.compile(r"\bthe (?:[\w'-]+ )?(?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
@@ -590,7 +596,8 @@ MEAL = re.compile(
 )
 # The meal a request is for, said just before its head ("breakfast ideas").
 MEAL_BEFORE = re.compile(
-    r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight)\s+$", re.I
+    r"\b(?:for\s+)?(?P<meal>breakfast|brunch|lunch|dinner|supper|dessert|snack|party|picnic|weeknight),?\s+$",
+    re.I,
 )
 SWEET = re.compile(r"\b(?:something sweet|sweet (?:for after|treat)|for afters?\b|sweet tooth)", re.I)
 # "a tin of chickpeas to use up, anything with those?": the pointer is the food just said.
@@ -710,7 +717,8 @@ NEW_DISH_IT = re.compile(
 MEAL_THAT = re.compile(
     r"\b(?:breakfast|brunch|lunch|dinner|supper|dessert|afters|snacks?|party|picnic|potluck|bbq|fry[- ]?up"
     r"|mornings|weeknights)\b"
-    r"(?:[^.?!]*?\b(?:for|with)\s+(?=(?:that|it)\b)"
+    # "a dessert to go with it" is served with the recipe in focus.
+    r"(?:[^.?!]*?\b(?:for|(?<!go )(?<!goes )(?<!serve )(?<!pair )(?<!eat )with)\s+(?=(?:that|it)\b)"
     # "… in-laws coming for brunch … a proper fry up. what should i make for that": "for
     # that" may follow in the next sentence.
     r"|[^.?!]*?[.?!]+\s+[^.?!]*?\bfor\s+(?=that\b))(?P<it>that|it)\b",
@@ -943,7 +951,12 @@ def moves_on(
             )
         )
         # "and for midnight — i want to make some homemade boozy thing": a lead into what follows.
-        lead_asks = lead and len(part[lead.end() :].split()) <= 8 and REQUEST_OR_QUESTION.search(part)
+        # "ok and for lunch, something with chickpeas" too.
+        lead_asks = (
+            lead
+            and len(part[lead.end() :].split()) <= 8
+            and (REQUEST_OR_QUESTION.search(part) or REQUEST.search(part))
+        )
         return bool(lead_asks or ELLIPTICAL.match(body) or short)
 
     def settles(part: str) -> bool:
