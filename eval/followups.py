@@ -177,6 +177,11 @@ SETS = {
     # studied.
     "development, round 51": HERE / "followups_fiftyfirst.jsonl",
     "development, round 52": HERE / "followups_fiftysecond.jsonl",
+    # Written by someone who saw no code, at the start of the thirteenth round (53 and 54 to
+    # stress topic switches); measured once (53 on ec5d45f, 54 and 55 on 4074ead), then studied.
+    "development, round 53": HERE / "followups_fiftythird.jsonl",
+    "development, round 54": HERE / "followups_fiftyfourth.jsonl",
+    "development, round 55": HERE / "followups_fiftyfifth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -245,6 +250,10 @@ SETS = {
     # code, never studied.
     "held out, round 24": HERE / "followups_holdout_24.jsonl",
     "held out, round 25": HERE / "followups_holdout_25.jsonl",
+    # Written by someone who saw no code, at the start of the thirteenth round (27 to stress
+    # topic switches); measured only on its start (4074ead) and on its final code, never studied.
+    "held out, round 26": HERE / "followups_holdout_26.jsonl",
+    "held out, round 27": HERE / "followups_holdout_27.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -267,6 +276,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 23",
         "held out, round 24",
         "held out, round 25",
+        "held out, round 26",
+        "held out, round 27",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -93,6 +93,11 @@ def test_no_intent_is_read_into_a_question_that_says_none(question):
         ("no nuts, no dairy or eggs please", ("nuts", "eggs"), ", please"),
         ("any non-alcoholic drinks?", ("alcohol",), "any drinks? drink"),
         ("and something to drink for the kids?", ("alcohol",), "and something to drink for the kids?"),
+        ("pasta that doesnt need tomatoes", ("tomatoes",), "pasta that"),
+        ("soup without the cream or the bacon", ("cream", "bacon"), "soup"),
+        # A tool is no ingredient: "without the special pot" asks of the kitchen.
+        ("can i do fondue without the special pot", (), "can i do fondue without the special pot"),
+        ("can i make it without a blender", (), "can i make it without a blender"),
     ],
 )
 def test_exclusions_are_read_however_they_are_said(question, excluded, searched):

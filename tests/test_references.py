@@ -1257,6 +1257,79 @@ def test_needs_said_in_passing_are_carried(turns, message, question):
     assert resolve(message, *turns).question == question
 
 
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # A number is no "one": the user's words stay as written.
+        (
+            ("a no-bake dessert?", "- **Tiramisù**\n- **Granita**"),
+            "which of those keep overnight? and do any need special equipment, i own like one saucepan",
+            "Considering the Tiramisù and the Granita, which of those keep overnight? and do any need special"
+            " equipment, i own like one saucepan",
+        ),
+        # "that'll" opens a clause: no recipe is meant.
+        (
+            ("keto dinner w beef", "1. **Hellfire Steak**\n2. **Steak Tartare**"),
+            "hellfire for me. sunday my MIL comes and she's strict vegan, what main could i make that'll"
+            " impress her",
+            "hellfire for me. sunday my MIL comes and she's strict vegan, what main could i make that'll"
+            " impress her",
+        ),
+        # "next question" changes the topic, and "without one" is the blender just said.
+        (
+            ("soup under an hour?", "**Newfoundland Cod Chowder** (40 min)"),
+            "next question — my blender died. can hummus be made without one?",
+            "my blender died. can hummus be made without one?",
+        ),
+    ],
+)
+def test_the_users_words_are_never_replaced_by_a_recipe_they_do_not_mean(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # "lunch" after "lunches" is no new occasion; "a lentil one" is a vegetarian lentil soup.
+        (
+            (
+                "vegetarian soups for work lunches?",
+                "- **Potato Soup**\n- **Ratatouille**\n- **Okroshka**",
+                "cold soup for lunch in november? lol no",
+                "Fair enough! The other two are served hot.",
+            ),
+            "i need more protein tho, a lentil one maybe?",
+            "i need more protein tho, what about a vegetarian lentil soup maybe?",
+        ),
+        ("pescatarian here, dinner ideas?", "any pasta ones?", "Any pescatarian pasta recipes?"),
+        (
+            ("vegan sides for a bbq?", "- **Three Bean Salad**\n- **Tabouleh**"),
+            "nice. we always do a potato thing too tho, is there a potato one that works",
+            "Nice. we always do a potato thing too tho, is there a potato one that works (vegan, sides)",
+        ),
+        # More of what was asked, with a need of its own.
+        (
+            (
+                "quick italian pasta, 30 min or less",
+                "1. **Pasta Arrabbiata**\n2. **Spaghetti alla puttanesca**",
+            ),
+            "ugh, zero tomatoes in the house. what else is there that doesnt need tomatoes",
+            "ugh, zero tomatoes in the house. What other Italian pasta are there besides the Pasta"
+            " Arrabbiata and the Spaghetti alla puttanesca, without tomatoes, ready in under 30 minutes?",
+        ),
+        # Cooking no one wants to do is a kitchen, and carried.
+        (
+            ("it's 35°C. what can i eat that doesn't need any cooking", "- **Greek Salad**"),
+            "something w fish maybe?",
+            "What about recipes with fish maybe, without cooking?",
+        ),
+    ],
+)
+def test_what_was_asked_is_carried_into_requests_said_at_length(turns, message, question):
+    turns = (turns, "Some ideas: the Fish Curry.") if isinstance(turns, str) else turns
+    assert resolve(message, *turns).question == question
+
+
 def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
     turns = (
         "I'd love to cook something Indian this weekend",

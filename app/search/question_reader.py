@@ -122,24 +122,32 @@ KITCHENS = (
     (re.compile(r"\bslow[- ]?cooker|\bcrock[- ]?pot", re.I), "in a slow cooker"),
     (re.compile(r"\bair[- ]?fryer", re.I), "in an air fryer"),
     (re.compile(r"\b(?:instant pot|pressure cooker)", re.I), "in a pressure cooker"),
+    # "what can i eat that doesn't need any cooking", "no-cook".
+    (
+        re.compile(
+            r"\bno[- ]cook\b|\b(?:no|without|(?:doesn'?t|does not|don'?t|do not) need) (?:any )?cooking\b",
+            re.I,
+        ),
+        "without cooking",
+    ),
 )
 # "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
 # "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
     r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
-    r"|(?:doesn't|does not|don't|do not|that isn't) (?:involve|include|have|use|contain|need)"
+    r"|(?:doesn'?t|does not|don'?t|do not|that isn't) (?:involve|include|have|use|contain|need)"
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
     rf"|(?:{NEGATED}|cannot|won't|wont|never)"
     r" (?:eat|eats|have|touch)"
     r"|avoids?|avoiding|allergic to|skip (?:any(?:thing)? )?(?:with|containing))"
-    r"\s+(?:any\s+|a\s+|an\s+)?"
+    r"\s+(?:any\s+|a\s+|an\s+|the\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b"
     # "a no-pork household"; "no-bake" is a kitchen, "no-knead" a manner.
     rf"|\bno-(?!(?:bake|knead|cook|fuss|brainer|frills)\b)(?P<nofree>{LETTER}+)\b",
     re.I,
 )
-MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+)?(?P<item>{ITEM})", re.I)
+MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+|the\s+)?(?P<item>{ITEM})", re.I)
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
     *("meat", "gluten", "dairy", "milk", "lactose", "vegan", "vegetarian", "veggie", "plant", "animal"),
@@ -149,7 +157,20 @@ NOT_EXCLUDABLE = {
     *("sad", "bland", "plain", "basic", "fussy", "healthy", "weird"),
     # "not feeling any of those", "not keen", "not fussed": a mood, not an ingredient.
     *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
+    "special",
+    "help",
+    # "anything that doesnt need baking": the kitchen, read apart.
+    "baking",
+    "cooking",
 }
+# Kitchen tools, which no ingredient list holds: "without a blender", "without the special pot"
+# ask of the kitchen, not of the ingredients.
+TOOLS = frozenset(
+    {
+        *("blender", "mixer", "processor", "pot", "pan", "skillet", "wok", "grill", "microwave", "machine"),
+        *("thermometer", "fryer", "cooker", "steamer", "tin", "tray", "whisk", "scale", "scales"),
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -226,7 +247,11 @@ def read_question(question: str) -> ReadQuestion:
             (match["what"] or match["free"] or match["nofree"] or "").lower().split(),
             *(m["item"].lower().split() for m in more),
         ]
-        kept = [" ".join(words) for words in items if words and fold(words[0]) not in NOT_EXCLUDABLE]
+        kept = [
+            " ".join(words)
+            for words in items
+            if words and fold(words[0]) not in NOT_EXCLUDABLE and not TOOLS.intersection(words)
+        ]
         if kept:
             excluded += kept
             # Out of the searched text even when the filter refuses it: searching for what the

@@ -29,6 +29,7 @@ from app.chat.references.vocabulary import (
     MEATS,
     MILD,
     MORE,
+    MORE_THAT,
     NEEDS,
     ORDINAL,
     REQUEST,
@@ -261,6 +262,13 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     return found
 
 
+def singular(noun: str) -> str:
+    """ "soups": "soup", "curries": "curry", "sandwiches": "sandwich"."""
+    return re.sub(
+        r"(?:(?<=ch|sh)es|(?<=x)es|ies|(?<![su])s)$", lambda m: "y" if m.group() == "ies" else "", noun
+    )
+
+
 def carry_over(
     message: str, history: Sequence[Message], names: RecipeNames, *, said_with: str = ""
 ) -> Resolution | None:
@@ -343,8 +351,11 @@ def carry_over(
     )
     # "is there a risotto?" asks for a kind of dish, not for the Mushroom risotto.
     kind_asked = re.sub(r"\b(?:a|an|any|some)\s+[\w-]+\s*[?.!]*$", "", message, flags=re.I)
-    requests = REQUEST.search(body) or re.match(
-        r"(?:is|are) there (?:a|an|any) [\w-]+\s*\?*$", body.strip(), re.I
+    requests = (
+        REQUEST.search(body)
+        or re.match(r"(?:is|are) there (?:a|an|any) [\w-]+\s*\?*$", body.strip(), re.I)
+        # "… we always do some kind of potato thing too tho, is there a potato one that works".
+        or re.search(r"\b(?:is|are) there (?:a|an|any) (?:[\w-]+ )?ones?\b", body, re.I)
     )
     if not elliptical and not (requests and not names.named(kind_asked, loose=True)):
         return None
@@ -416,10 +427,12 @@ def carry_over(
         return Resolution(question, names.named(question), inherited.carried(), rule="carry-over")
     adjectives = " ".join(filter(None, [inherited.taste, *inherited.diets, inherited.cuisine]))
     body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
-    head_match = HEAD.search(body)
+    head_match = head_of(body)
     if head_match:
         plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
         noun = inherited.dish or ("recipes" if plural else "recipe")
+        if not plural:
+            noun = singular(noun)  # "a lentil one" after soups: "a … lentil soup"
         end = head_match.end()
         if drink := re.match(r"\s+to drink\b", body[end:], re.I):
             noun, end = "drinks", end + drink.end()  # "something to drink": drinks
@@ -437,8 +450,16 @@ def carry_over(
             noun, start = f"{meal['meal']} {noun}", meal.start()
         # "something mexican-ish?" after ground beef: "mexican-ish beef recipes".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
-        head = " ".join(filter(None, [adjectives, main, noun]))
-        body = body[:start] + head + body[end:]
+        # "a lentil one": "a vegetarian lentil soup", the request's own words nearest the noun.
+        own = re.search(r"\b(?:an?|any|some)\s+((?:[\w'-]+\s+){1,2})$", body[:start], re.I)
+        if own and adjectives and head_match.group().lower() in ONES and not MEAL_BEFORE.search(body[:start]):
+            article = "an" if adjectives[0].lower() in "aeiou" else "a"
+            kept = own.group().lower().startswith(("a ", "an "))
+            before = body[: own.start()] + f"{article} " if kept else body[: own.start(1)]
+            body = f"{before}{adjectives} {own.group(1)}{' '.join(filter(None, [main, noun]))}{body[end:]}"
+        else:
+            head = " ".join(filter(None, [adjectives, main, noun]))
+            body = body[:start] + head + body[end:]
     elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
         # "lentils" before a dish is "lentil": "a lentil curry".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
@@ -469,6 +490,32 @@ def carry_over(
     )
 
 
+# A "one" that stands for no recipe: a number before its noun ("i own like one saucepan") or
+# a thing just said ("my blender died, can hummus be made without one").
+NUMBER_ONE = re.compile(
+    r"\s+(?!(?:with|without|that|which|for|i|we|you|please|pls|maybe|or|and|too|to|in|from|of|is|are"
+    r"|then|instead|here|there|tonight|today|tomorrow|this|the|a|an|but|tho|though|lol|like|at|on)\b)[a-z]",
+    re.I,
+)
+THING_ONE = re.compile(r"\bwithout\s+$", re.I)
+
+
+ONES = ("one", "ones")
+
+
+def head_of(body: str) -> re.Match[str] | None:
+    """The word a request is said with ("something", "recipes", "a lentil one")."""
+    return next(
+        (
+            m
+            for m in HEAD.finditer(body)
+            if m.group().lower() not in ONES
+            or not (THING_ONE.search(body[: m.start()]) or NUMBER_ONE.match(body, m.end()))
+        ),
+        None,
+    )
+
+
 def beside(
     resolution: Resolution, message: str, history: Sequence[Message], names: RecipeNames
 ) -> Resolution:
@@ -487,13 +534,26 @@ def beside(
 def others(
     message: str, history: Sequence[Message], offered: Sequence[str], names: RecipeNames
 ) -> Resolution | None:
-    """ "What else?" after a list: more recipes of what the user asked for, besides those."""
-    if not offered or not MORE.match(message.strip()):
+    """ "What else?" after a list: more recipes of what the user asked for, besides those; "…
+    no tins no paste no nothing. what else is there that doesnt need tomatoes": with the need
+    said, after the remark."""
+    remark, last = last_sentence(message.strip())
+    more = MORE_THAT.match(last.strip())
+    if not offered or not (MORE.match(message.strip()) or more):
         return None
     asked = asked_for(history, names)
+    if more:
+        remark = "" if MORE.match(message.strip()) else remark
+        mine = constraints([more["rest"]], names)
+        asked.diets += [d for d in mine.diets if d not in asked.diets]
+        asked.exclude += [e for e in mine.exclude if e not in asked.exclude]
+        asked.minutes = mine.minutes if mine.minutes is not None else asked.minutes
+        asked.kitchen = mine.kitchen or asked.kitchen
     kind = " ".join(
         filter(None, [asked.taste, *asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"])
     )
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
     question += "".join(f", {said}" for said in asked.tail()) + "?"
+    if more and remark:
+        question = request_after(remark, " ", question, names)
     return Resolution(question, [], asked.carried(), rule="more")

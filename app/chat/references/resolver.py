@@ -999,8 +999,12 @@ class Resolver:
             or SAME_BUT.match(body)
         )
         # "the vegan one?" picks from the set; "got a spanish sweet one?" asks for another.
+        # "… and do any need special equipment?" asks of the set too.
         picking = re.search(
-            r"\b(?:the|that|this|which|each)\s+(?:[\w'-]+\s+){0,2}ones?\b|\bones? of\b", body, re.I
+            r"\b(?:the|that|this|which|each)\s+(?:[\w'-]+\s+){0,2}ones?\b|\bones? of\b"
+            r"|^\W*(?:and\s+)?(?:do|does|are|is|can|will|would) any\b",
+            body,
+            re.I,
         )
         after_remark = before and additive and not picking
         if not (INSTEAD.search(message) or after_remark):

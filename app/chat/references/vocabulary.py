@@ -20,7 +20,7 @@ SWITCH = re.compile(
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
     r"|never ?mind|nvm|scrap (?:that|this|all that)|something (?:completely |totally )?different"
-    r"|change of plans?|new question"
+    r"|change of plans?|(?:new|next) (?:question|q)\b"
     # "anyway scrap the keto stuff for a sec".
     r"|(?:scratch|scrap|ditch|drop|forget) (?:the |all the )?[\w'-]+ (?:stuff|thing|idea|plan)s?"
     r"|plans (?:have )?changed"
@@ -68,6 +68,13 @@ SET_KIND = re.compile(
     re.I,
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
+# "what else is there that doesnt need tomatoes": more, with a need of its own (`rest`).
+MORE_THAT = re.compile(
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+|well)\W+)*(?:what else|anything else|something else)"
+    r"(?:\s+(?:is there|have you got|do you have|you got|(?:could|can) (?:i|we) (?:make|do|cook)))?"
+    r"\s+(?P<rest>(?:that|with|without|for|but|which)\b[^?]*)\?*$",
+    re.I,
+)
 MORE = re.compile(
     r"^(?:(?:and|so|ok(?:ay)?|hmm+|well|nah|no|none of (?:those|these|them)|not those)\W+)*"
     r"(?:what else|anything else|something else|any (?:others|more)|got any more"
@@ -260,6 +267,8 @@ FOCUS = re.compile(
     # one in focus).
     r"(?! (?:[\w-]+ ){1,3}(?:soup|stew|cake|bread|salad|pie|curry|sauce|dough|dish|casserole|tart|roast)s?\b)"
     r"(?! (?:isn'?t|aren'?t|doesn'?t|won'?t|wouldn'?t|is not|does not)\b)"
+    # "what main could i make that'll impress her": a relative "that".
+    r"(?!['’](?:ll|d)\b)"
     # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
     rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
     r"(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
@@ -545,6 +554,7 @@ DIET_WORDS = {
 NEEDS = {
     "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies))\b", re.I),
     "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
+    "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
 }
 # A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
@@ -933,7 +943,9 @@ def moves_on(
         occasions += [
             m["cuisine"].lower() for m in CUISINE_SAID.finditer(part) if m["cuisine"].lower() in CUISINES
         ]
-        return any(not re.search(rf"\b{re.escape(o)}\b", said, re.I) for o in occasions) or any(
+        # "cold borscht for lunch?" after "soups for work lunches": no new occasion.
+        bases = [re.sub(r"(?:(?<=ch)es|s)$", "", o, flags=re.I) for o in occasions]
+        return any(not re.search(rf"\b{re.escape(o)}(?:e?s)?\b", said, re.I) for o in bases) or any(
             said_of.search(part) and not said_of.search(said) for said_of in (DRINK, NEW_APPLIANCE, USE_UP)
         )
 
