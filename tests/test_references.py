@@ -1275,6 +1275,18 @@ def test_needs_said_in_passing_are_carried(turns, message, question):
             "hellfire for me. sunday my MIL comes and she's strict vegan, what main could i make that'll"
             " impress her",
         ),
+        # "it" is the rice to cook, not a recipe offered.
+        (
+            ("a rice dish?", "The Arroz Chaufa, a Peruvian fried rice."),
+            "How do I cook plain rice on the stove so it doesn't turn out mushy?",
+            "How do I cook plain rice on the stove so it doesn't turn out mushy?",
+        ),
+        # A party is an occasion, not the Party Mimosa offered.
+        (
+            ("breakfast for two tomorrow?", "- **Eggs Benedict**\n- **French Toast**\n- a **Party Mimosa**"),
+            "amazing. then for the party saturday we've got 20 people coming, i need something for a crowd",
+            "then for the party saturday we've got 20 people coming, i need something for a crowd",
+        ),
         # "next question" changes the topic, and "without one" is the blender just said.
         (
             ("soup under an hour?", "**Newfoundland Cod Chowder** (40 min)"),
@@ -1316,6 +1328,23 @@ def test_the_users_words_are_never_replaced_by_a_recipe_they_do_not_mean(turns, 
             "ugh, zero tomatoes in the house. what else is there that doesnt need tomatoes",
             "ugh, zero tomatoes in the house. What other Italian pasta are there besides the Pasta"
             " Arrabbiata and the Spaghetti alla puttanesca, without tomatoes, ready in under 30 minutes?",
+        ),
+        # A new person's need, asked as what would work for her.
+        (
+            ("vegetarian indian for saturday?", "- **Red Lentil Dahl**\n- **Paneer Tikka Masala**"),
+            "my mum's coming too and she can't have any dairy at all, what would work for her",
+            "My mum's coming too and she can't have any dairy at all, what would work for her (vegetarian,"
+            " Indian)",
+        ),
+        # "they" are the mushrooms to use up, not the recipes offered, none of which has them.
+        (
+            (
+                "something vegetarian for 4",
+                "- **Fall Vegetable and Chickpea Curry**\n- **Spinach-Rice Casserole**",
+            ),
+            "what about ones with mushrooms? i have a box of mushrooms to use up before they go slimy",
+            "What about vegetarian recipes with mushrooms, for 4 people? i have a box of mushrooms to use up"
+            " before they go slimy",
         ),
         # Cooking no one wants to do is a kitchen, and carried.
         (

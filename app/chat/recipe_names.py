@@ -178,7 +178,7 @@ class RecipeNames:
         self._listed = ListedDishes(titles)
         self._turns: dict[str | tuple[str, bytes], dict[str, int]] = {}
         self._anywhere: dict[str, tuple[tuple[int, str], ...]] = {}
-        self._read: dict[tuple[str, bool], tuple[Mention, ...]] = {}
+        self._read: dict[tuple[str, bool, bool], tuple[Mention, ...]] = {}
         self._context: str | None = None
         self._context_digest = b""
         self._vocabulary = {k for alias in self._aliases for k in alias}
@@ -225,23 +225,29 @@ class RecipeNames:
         # slip in a word's first letter makes another word ("these" is no "cheese").
         return {c for c in close if c[0] == k[0] and one_slip(k, c)} or {k}
 
-    def mentions(self, text: str, context: str = "", *, loose: bool = False) -> list[Mention]:
+    def mentions(
+        self, text: str, context: str = "", *, loose: bool = False, kinds: bool = False
+    ) -> list[Mention]:
         """The recipes `text` names, in order; the longest name wins where names overlap.
         `loose` also takes short names ("the goulash"), as a chat turn about recipes already
         offered uses them; a short name that several titles end with ("the tikka masala")
         is the one whose other words `context` holds ("chicken"), if only one does. A user's
         question is read strictly: "the chocolate sweet" names no "Banana Muffins with
-        Chocolate"."""
+        Chocolate". `kinds`: the text is a question, whose "a quick breakfast" is a kind of dish,
+        not the Quick Breakfast Spaghetti (a title said without its last word, after "a"); an
+        answer's "I'd go for a butter chicken masala" names the recipe."""
         if context:
-            return self._mentions(text, _Context(context), loose=loose)
+            return self._mentions(text, _Context(context), loose=loose, kinds=kinds)
         # Without a context the reading is the text's alone: each earlier user turn is read
         # again at every follow-up, and a question by the resolver, the guard and the search.
         read = remembered(
-            self._read, (text, loose), lambda: tuple(self._mentions(text, _Context(""), loose=loose))
+            self._read,
+            (text, loose, kinds),
+            lambda: tuple(self._mentions(text, _Context(""), loose=loose, kinds=kinds)),
         )
         return list(read)
 
-    def _mentions(self, text: str, around: _Context, *, loose: bool) -> list[Mention]:
+    def _mentions(self, text: str, around: _Context, *, loose: bool, kinds: bool) -> list[Mention]:
         tokens = list(TOKEN.finditer(text))
         folded = [words(t.group()) for t in tokens]
         keys = [self._keys(f[0]) if f else set() for f in folded]
@@ -251,9 +257,11 @@ class RecipeNames:
             match = self._longest_at(keys, position)
             if match is not None:
                 length, recipe_id = match
-                if self._written_as_name(
-                    text, tokens, position, length, loose
-                ) and not self._other_dish_after(text, tokens, keys, position, length):
+                if (
+                    self._written_as_name(text, tokens, position, length, loose)
+                    and not self._other_dish_after(text, tokens, keys, position, length)
+                    and not (kinds and self._a_kind(tokens, keys, position, length))
+                ):
                     found.append(Mention(recipe_id, position, position + length))
                     position += length
                     continue
@@ -304,6 +312,14 @@ class RecipeNames:
             return False
         glued = not text[tokens[end - 1].end() : tokens[end].start()].strip()
         return glued and any(k in self._heads for k in keys[end])
+
+    def _a_kind(
+        self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, length: int
+    ) -> bool:
+        """Whether a title said without its last word is a kind of dish, said so: "whats a quick
+        breakfast" asks for no Quick Breakfast Spaghetti."""
+        shortened = any(a in self._shortened for a in _combinations(keys[start : start + length]))
+        return shortened and start > 0 and tokens[start - 1].group().lower() in ("a", "an", "some", "any")
 
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
         lengths = {n for k in keys[start] for n in self._lengths_from.get(k, ())}
@@ -405,9 +421,10 @@ class RecipeNames:
     def spelled(self, text: str) -> str:
         """The text with each recipe it names written as the catalog writes it: "the
         okonomiaki thing" is "the Okonomiyaki thing", "the paella" "the Valencian Paella". A
-        name already written as the title, or as one of its forms, stays as it is."""
+        name already written as the title, or as one of its forms, stays as it is. The text is a
+        question: "a quick breakfast" stays a kind of dish."""
         tokens = list(TOKEN.finditer(text))
-        for mention in reversed(self.mentions(text)):
+        for mention in reversed(self.mentions(text, kinds=True)):
             start, end = tokens[mention.start].start(), tokens[mention.end - 1].end()
             title = self.titles[mention.id]
             forms = [title, *re.split(r"\s*[()]\s*|\s+[-–:]\s+", title)]
@@ -415,9 +432,9 @@ class RecipeNames:
                 text = text[:start] + title + text[end:]
         return text
 
-    def named(self, text: str, context: str = "", *, loose: bool = False) -> list[str]:
-        """The ids of the recipes `text` names, in order of first mention."""
-        return list(dict.fromkeys(m.id for m in self.mentions(text, context, loose=loose)))
+    def named(self, text: str, context: str = "", *, loose: bool = False, kinds: bool = False) -> list[str]:
+        """The ids of the recipes `text` names, in order of first mention (`kinds`: see `mentions`)."""
+        return list(dict.fromkeys(m.id for m in self.mentions(text, context, loose=loose, kinds=kinds)))
 
     def in_conversation(self, text: str, context: str = "") -> dict[str, int]:
         """The recipes a chat turn names, with where (a character offset) it first names
@@ -433,7 +450,7 @@ class RecipeNames:
         tokens = list(TOKEN.finditer(text))
         spans = [
             (tokens[m.start].start(), tokens[m.end - 1].end(), m.id)
-            for m in self._mentions(text, around, loose=True)
+            for m in self._mentions(text, around, loose=True, kinds=False)
         ]
         found = [(start, i) for start, _, i in spans]
         # Words of a title already found are not the opening of another dish.

@@ -111,7 +111,7 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         if not left and not VARIANT.search(SWAPPED.sub(" ", question)):
             # "Can I make the Torta Frita with oil instead of lard?": an ingredient swapped in
             # the dish named, which is kept to.
-            return names.named(question)[:MAX_NAMED], []
+            return names.named(question, kinds=True)[:MAX_NAMED], []
         # "Like steak tartare but with fish", "rice pudding like they eat in Scandinavia":
         # another dish than the one named.
         return [], left
@@ -124,7 +124,7 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
         start = after - len(words(names.titles[recipe_id]))
         if SET_ASIDE.fullmatch(" ".join(said[max(0, start - 2) : start])):
             left.append(recipe_id)
-    kept = [recipe_id for recipe_id in names.named(question) if recipe_id not in left]
+    kept = [recipe_id for recipe_id in names.named(question, kinds=True) if recipe_id not in left]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
 
 

@@ -79,6 +79,7 @@ from app.chat.references.vocabulary import (
     NEW_ONE,
     NOT_MADE,
     NUMBER_WORDS,
+    OCCASION,
     ONE_WITH,
     ORDINAL,
     ORDINAL_PAIR,
@@ -180,7 +181,7 @@ class Resolver:
         self._earlier: list[list[Recipe]] = []
 
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
-        own = self.names.named(message)
+        own = self.names.named(message, kinds=True)
         history = as_read(history)
         if not history or switches_topic(message):
             # The remark before the change of topic ("goulash it is then. separately, …")
@@ -247,7 +248,9 @@ class Resolver:
     def _new_topic(self, asked: str, message: str) -> Resolution:
         """A question on a new topic, without the remark said before it."""
         return Resolution(
-            self.names.spelled(asked), self.names.named(asked), rule="switch" if asked != message else None
+            self.names.spelled(asked),
+            self.names.named(asked, kinds=True),
+            rule="switch" if asked != message else None,
         )
 
     @staticmethod
@@ -369,7 +372,9 @@ class Resolver:
 
     def _names_offered(self, text: str, offered: list[Recipe]) -> bool:
         """Whether `text` names a recipe offered, by its name or by a word of one title only
-        ("the risotto" beside a soup and a chicken)."""
+        ("the risotto" beside a soup and a chicken). An occasion names none: "the actual party
+        saturday" is no Party Mimosa."""
+        text = OCCASION.sub(" ", text)
         if self.names.among(text, [r.id for r in offered]):
             return True
         titles = [{key(w) for w in words(r.title)} for r in offered]

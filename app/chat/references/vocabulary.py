@@ -441,6 +441,8 @@ WANTING = re.compile(
 WHAT_THERE_IS = re.compile(
     r"\bwhat(?:'ve| have|'?d| would| do| can) (?:you|u) (?:got|have|suggest|recommend)\b"
     r"|\bwhat (?:can|could) (?:she|he|they|we|i) (?:have|eat|make)\s*\W*$"
+    # "she can't have any dairy at all, what would work for her".
+    r"|\bwhat (?:would|could|will|can|might) (?:work|do) for (?:her|him|them|us|me|everyone)\s*\W*$"
     # "what can i do with potatoes instead": a food to cook.
     r"|\bwhat (?:can|could|should) (?:i|we) (?:do|make|cook) with (?!(?:it|them|that|this|those|these)\b)",
     re.I,
@@ -623,6 +625,8 @@ FOOD_POINTER = re.compile(
     # "every time i make crepes they rip", "pickled red onions … how do you make those".
     r"|\b(?P<made>[a-z]+s)\b[^?.!]*?\b(?:make|making|cook|bake|flip) (?:those|them|these)\b"
     r"|\b(?:make|making|cook|bake)\s+(?P<making>[a-z]+s)\b[^?.!]*?\bthey\b"
+    # "a huge box of mushrooms i need to use up before they go slimy".
+    r"|\b(?P<spoiling>[a-z]+s)\b[^?.!]*?\b(?:before|till|until) they\b"
     r"|\b(?:have|got|bought)\s+(?:like\s+)?"
     r"(?P<count>\d+|two|three|four|five|six|a few|a couple|a bunch|loads|lots|half)"
     r" of (?:them|those|these)\b",
@@ -702,7 +706,7 @@ NEW_DISH = re.compile(
     r"|\b(?:make|bake|cook|want|need|find)\s+(?:\w+\s+)?something\b"
     # "how do i cook salmon so it doesnt come out dry", "if i make ricotta this weekend … will it
     # keep", "worth making plain yogurt myself and how do you do it".
-    r"|\b(?:cook|make|bake|roast|grill|fry)\s+(?:a |the |my )?[\w-]+(?:\s+[\w-]+)?\s+so\s+"
+    r"|\b(?:cook|make|bake|roast|grill|fry)\s+(?:a |the |my )?[\w-]+(?:\s+[\w-]+){0,4}?\s+so\s+"
     r"(?:that\s+)?(?=it\b)"
     r"|\bif (?:i|we) (?:make|bake|cook|prep)\s+(?!(?:it|that|this|them|those|one)\b)[\w-]+"
     r"|\bworth (?:making|baking|doing)\b"
