@@ -1359,6 +1359,23 @@ def test_what_was_asked_is_carried_into_requests_said_at_length(turns, message, 
     assert resolve(message, *turns).question == question
 
 
+def test_a_verdict_on_the_recipe_in_focus_sets_it_aside_and_leaves_no_words_behind():
+    turns = (
+        "pork for dinner, kinda asian-ish",
+        "- **Hoisin Pork Belly**\n- **Miso Ginger Pork**\n- **Sticky Porkchops**",
+        "is the pork belly really fatty?",
+        "Yes, it calls for high-fat pork belly, cooked slowly in its own lard.",
+    )
+
+    resolved = resolve(
+        "yeah thats a no from me then, way too rich. between the rest, anything quick?", *turns
+    )
+
+    assert resolved.question == (
+        "Considering the Miso Ginger Pork and the Sticky Porkchops, way too rich. anything quick?"
+    )
+
+
 def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
     turns = (
         "I'd love to cook something Indian this weekend",

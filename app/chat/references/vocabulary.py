@@ -353,7 +353,9 @@ EXCLUDED = re.compile(
     # "can any of them be made the night before" sets nothing aside.
     r"(?<!\bbe )(?<!\bbeen )(?<!\bbeing )(?:had|did|made|cooked|bringing|brought)"
     # "i don't like", "my friend doesnt eat": a dislike, which leaves out every recipe with it.
-    rf"|{DISLIKE}|no)\s+(?:the\s+)?(?!an?\b)(?!(?:night|day|morning|evening|week) before\b)"
+    # "thats a no from me": a verdict, said by RULED_OUT.
+    rf"|{DISLIKE}|(?<!\ba )(?<!\bhard )(?<!\bbig )no)\s+(?:the\s+)?(?!an?\b)"
+    r"(?!(?:night|day|morning|evening|week) before\b)"
     # "i'm not waiting 2 hrs", "not happening": what the user will not do, no recipe.
     r"(?!(?<=\bnot\s)(?:waiting|happening|spending|going|turning|standing|buying|hunting|getting|trying"
     r"|paying|driving|looking|planning)\b)"
@@ -385,8 +387,8 @@ POINTER = frozenset({"that", "it", "this", "them", "those"})
 # ("grits are a hard pass … outta the pasta ones"), without "the others" beside it.
 RULED_OUT = re.compile(
     # "… fishy so that one's a hard no": no "so" or "and" in what is set aside.
-    r"\b(?P<clause>(?:the\s+)?(?!(?:so|and|but|then|because|cos|as|or)\b)"
-    r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s| is| are)\s+"
+    r"\b(?P<clause>(?:the\s+)?(?!(?:so|and|but|then|because|cos|as|or|yeah|yea|yep|ok|okay|well|nah|hmm)\b)"
+    r"(?P<what>(?:[\w-]+\s+){0,2}?[\w-]+?)(?:'s|’s|(?<=\bthat)s| is| are)\s+"
     # "the brazilian one's a no", "the slow cooker one is off the table", "soup is sooo not
     # happening".
     r"(?:(?:\w+\s+)?out(?:ta)?\b(?!\s+of\b)"
@@ -396,7 +398,9 @@ RULED_OUT = re.compile(
     # "the tunisian one is tempting but … the others then".
     r"|(?:very |really |so )?(?:tempting|nice|lovely|good|great|fun) but\b"
     # "the greek ones are too much for me honestly … any of the rest nut free?"
-    r"|(?:way |just |a bit |a little )?too (?:much|fiddly|long|heavy|rich|involved|complicated|fancy)\b))",
+    r"|(?:way |just |a bit |a little )?too (?:much|fiddly|long|heavy|rich|involved|complicated|fancy)\b)"
+    # "thats a no from me".
+    r"(?:\s+(?:from|for)\s+(?:me|us|him|her|them)\b)?)",
     re.I,
 )
 # "the ice cube tray one sounds like a whole project, pass": a verdict after a description.
