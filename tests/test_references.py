@@ -1346,6 +1346,22 @@ def test_the_users_words_are_never_replaced_by_a_recipe_they_do_not_mean(turns, 
             "What about vegetarian recipes with mushrooms, for 4 people? i have a box of mushrooms to use up"
             " before they go slimy",
         ),
+        # "them" are the chickpeas she loves; "not big on lentils" leaves lentils out.
+        (
+            (
+                "vegan dinner for my sister, she's not big on lentils",
+                "- **Lenten Chili**\n- **Pasta Alla Norma**\n- **Ratatouille**",
+            ),
+            "hmm ok. she does love chickpeas, she puts them in everything, is there anything w chickpeas?",
+            "Hmm ok. she does love chickpeas, she puts them in everything, is there anything with chickpeas"
+            " (vegan, without lentils)?",
+        ),
+        # A remark on the set, then a word asked.
+        (
+            ("quick lunch for my kid", "- **Quesadilla**\n- **Simple Tuna Salad**"),
+            "we literally had those yesterday lol. eggs? she'll eat eggs",
+            "What about recipes with eggs, ready in under 30 minutes? she'll eat eggs",
+        ),
         # Cooking no one wants to do is a kitchen, and carried.
         (
             ("it's 35°C. what can i eat that doesn't need any cooking", "- **Greek Salad**"),

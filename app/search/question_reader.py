@@ -87,7 +87,10 @@ HURRY_MINUTES = 30
 LETTER = r"[^\W\d_]"
 WORD = rf"{LETTER}(?:{LETTER}|['-])*"
 # One thing to leave out: a word, or two ("tomato sauce"), never running into the next clause.
-ITEM = rf"{WORD}(?:\s+(?!and\b|or\b|nor\b|but\b|please\b|with\b|for\b|in\b|at\b|either\b|so\b|then\b){WORD})?"
+ITEM = (
+    rf"{WORD}(?:\s+(?!(?:and|or|nor|but|please|with|for|in|at|either|so|then|tbh|honestly|lol|tho|though"
+    rf"|really|anyway|sorry|pls|at all)\b){WORD})?"
+)
 # "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
@@ -134,7 +137,10 @@ KITCHENS = (
 # "but not stew", "without mushrooms", "no bacon or sausage", "doesn't involve eggs",
 # "a drink that isn't coffee or tea", "anything but beef", "nut-free".
 EXCLUSION = re.compile(
-    r"\b(?:but not|not|without|no|except|excluding|minus|hold the|anything but|isn't|aren't"
+    # "she's not big on lentils", "not a fan of olives".
+    r"\b(?:not (?:big on|a (?:big |huge )?fan of|keen on|fond of)|but not|not|without|no|except|excluding"
+    r"|minus"
+    r"|hold the|anything but|isn't|aren't"
     r"|(?:doesn'?t|does not|don'?t|do not|that isn't) (?:involve|include|have|use|contain|need)"
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
     rf"|(?:{NEGATED}|cannot|won't|wont|never)"

@@ -147,7 +147,8 @@ def food_pointer(message: str, names: RecipeNames) -> bool:
     """Whether "those" or "them" points at a food the message itself names, or at the dishes it
     asks for ("what about ones with fruit in them?")."""
     return bool(FOOD_IN_THEM.search(message)) or any(
-        m["count"] or names.knows(m["food"] or m["liked"] or m["made"] or m["making"] or m["spoiling"])
+        m["count"]
+        or names.knows(m["food"] or m["liked"] or m["loved"] or m["made"] or m["making"] or m["spoiling"])
         for m in FOOD_POINTER.finditer(message)
     )
 

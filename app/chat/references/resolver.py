@@ -993,10 +993,15 @@ class Resolver:
             or ASKED_ANEW.match(last.strip())
             or ASKED_ANEW.match(closing)
             or re.match(
-                r"(?:what|how) about\b|what (?:could|can|should) (?:i|we) (?:do|make|cook|bake)\b",
+                r"(?:what|how) about\b|what (?:could|can|should) (?:i|we) (?:do|make|cook|bake)\b"
+                # "those are all kinda sides tho, what could be the actual main?"
+                r"|what (?:could|would|should|can) be (?:the|a) (?:actual |real |proper )?"
+                r"(?:main|meal|dinner)\b",
                 closing,
                 re.I,
             )
+            # "we literally had those yesterday lol. eggs? she'll eat eggs": a word or two asked.
+            or re.match(r"\s*(?:[\w'-]+\s+)?[\w'-]+\s*\?", body)
             # "these are great. soups too?", "they wont touch seafood lol. beef?": a short request.
             or re.match(r"[\w' -]{1,30}\b(?:too|as well)\?", body, re.I)
             or (len(body.split()) <= 2 and body.rstrip().endswith("?"))

@@ -629,6 +629,8 @@ FOOD_POINTER = re.compile(
     # "every time i make crepes they rip", "pickled red onions … how do you make those".
     r"|\b(?P<made>[a-z]+s)\b[^?.!]*?\b(?:make|making|cook|bake|flip) (?:those|them|these)\b"
     r"|\b(?:make|making|cook|bake)\s+(?P<making>[a-z]+s)\b[^?.!]*?\bthey\b"
+    # "she does love chickpeas tho like she puts them in everything".
+    r"|\b(?:loves?|likes?|adores?)\s+(?P<loved>[a-z]+s)\b[^?.!]*?\b(?:them|those)\b"
     # "a huge box of mushrooms i need to use up before they go slimy".
     r"|\b(?P<spoiling>[a-z]+s)\b[^?.!]*?\b(?:before|till|until) they\b"
     r"|\b(?:have|got|bought)\s+(?:like\s+)?"
