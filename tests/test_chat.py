@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.chat.answers import reading_sent
+from app.chat.answers import prompt_recipe, reading_sent
 from app.chat.data_phrasing import facts, key_ingredients
 from app.http.bodies import ChatRequest
 from app.providers.errors import ModelBusyError
@@ -90,6 +90,20 @@ def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write
     # A whole ingredient list is not summed up before it as well: each name is sent once.
     assert system.count(key_ingredients(recipe)[0]) == 1
     assert llm.stream_calls[0]["max_tokens"] == 600
+
+
+def test_a_recipe_too_long_for_the_prompt_is_cut_after_a_whole_sentence():
+    recipe = Recipe(
+        id="stew",
+        title="Stew",
+        ingredients=["beef"],
+        steps=["Brown the beef. Add the onions.", "Simmer until the liquid is absorbed by the beef."],
+    )
+
+    text = prompt_recipe(recipe, 90)
+
+    assert text.endswith("Brown the beef. …")
+    assert len(text) <= 90
 
 
 def test_the_prompt_is_system_then_the_last_five_history_messages_then_the_question(client, llm):

@@ -51,6 +51,10 @@ FOLLOWUP_TOKENS = 120
 CITATION = re.compile(r"\s?\[[a-z0-9][a-z0-9-]*\]")
 
 
+# Where a recipe's text may be cut: after a sentence, or before a step's number ("… 2) Add").
+SENTENCE_OR_STEP_END = re.compile(r"[.!?](?=\s)|(?=\s\d+\) )")
+
+
 def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
     """A recipe as the model sees it: its title and id, then the facts that answer most
     questions (time, servings, diets), then its description, ingredients and steps, cut at
@@ -67,9 +71,13 @@ def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
     text = "\n".join([head, *details, ingredients, steps])
     if len(text) <= max_chars:
         return text
-    # Never cut inside the first line: it holds the facts the guard checks the answer against.
+    # Never cut inside the first line: it holds the facts the guard checks the answer against;
+    # and cut after a whole sentence or step, not inside one: half an instruction ("until
+    # liquid is abso") is worse than none.
     first_line = len(head.split("\n", 1)[0])
-    return text[: max(max_chars, first_line) - 1].rstrip() + "…"
+    cut = text[: max(max_chars, first_line) - 2]
+    ends = [m.end() for m in SENTENCE_OR_STEP_END.finditer(cut) if m.end() > first_line]
+    return (cut[: ends[-1]] if ends else cut).rstrip() + " …"
 
 
 def answer_messages(
