@@ -8,6 +8,7 @@ import pytest
 
 from app.search import intents as lexicon
 from app.search.question_reader import READING_SCHEMA, ModelReader, read_question
+from app.search.recipe_facts import facts
 from app.search.retrieval import Retriever
 from tests.support import ScriptedChatModel
 
@@ -139,6 +140,14 @@ async def test_eating_less_meat_puts_the_vegetarian_recipes_first_and_hides_none
     vegetarian = [found.recipe.vegetarian for found in wished.found]
     assert vegetarian[0] and vegetarian == sorted(vegetarian, reverse=True)
     assert wished.filters.vegetarian is None and filtered.filters.vegetarian  # a wish, not a filter
+
+
+async def test_a_pescatarian_gets_fish_before_any_meat(retriever: Retriever):
+    found = await retriever.retrieve_question("pescatarian here, any pasta ideas?", 10)
+
+    meaty = ["meat" in facts(f.recipe) for f in found.found]
+    assert "fish" in facts(found.found[0].recipe)
+    assert meaty == sorted(meaty)  # the ones with meat, if any, come last
 
 
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):

@@ -16,7 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
+from app.recipes import Recipe
 from app.search.open_question import Ranked
+from app.search.recipe_facts import facts
 from app.search.text import fold
 
 LEXICON = Path(__file__).with_name("intents.json")
@@ -35,7 +37,8 @@ class Intent:
     unsearched: re.Pattern[str] | None = None
     # Phrases that, said too, mean it is not meant: "kids" asking for a drink wants no kid food.
     unless: re.Pattern[str] | None = None
-    # A recipe flag whose recipes come first: "eat less meat" prefers the vegetarian ones.
+    # What the recipes that come first have: a flag ("eat less meat" prefers the vegetarian
+    # ones), or a fact they lack ("no meat": a pescatarian eats fish, not meat).
     prefers: str | None = None
 
 
@@ -84,14 +87,21 @@ def named_intents(names: list[str]) -> list[Intent]:
 
 
 def preferences(intent_names: Sequence[str]) -> list[str]:
-    """The recipe flags these intents prefer: "eat less meat" prefers "vegetarian"."""
+    """What these intents prefer: "eat less meat" prefers "vegetarian", a pescatarian "no meat"."""
     return [intent.prefers for intent in named_intents(list(intent_names)) if intent.prefers]
 
 
-def preferred_first(found: Sequence[T], flags: Sequence[str]) -> list[T]:
-    """The recipes with every flag first, each part in the search's order: a preference
+def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
+    """The recipes with every preference first, each part in the search's order: a preference
     reorders, it never hides a recipe."""
-    return sorted(found, key=lambda item: not all(getattr(item.recipe, flag) for flag in flags))
+    return sorted(found, key=lambda item: not all(has(item.recipe, p) for p in preferred))
+
+
+def has(recipe: Recipe, preference: str) -> bool:
+    """A flag the recipe has ("vegetarian"), or a fact of its data it lacks ("no meat")."""
+    if preference.startswith("no "):
+        return preference.removeprefix("no ") not in facts(recipe)
+    return bool(getattr(recipe, preference))
 
 
 def with_intents(text: str, found: list[Intent]) -> str:
