@@ -473,6 +473,14 @@ def test_a_swap_is_answered_by_what_the_list_says_of_the_food_swapped_out(questi
     assert compose(question, [KUNG_PAO, SATAY]).text == answer
 
 
+def test_a_step_asked_by_its_number_is_quoted():
+    assert compose("what's step 2 of the Ravioli again?", [RAVIOLI]).text == (
+        'Step 2 of Ravioli [ravioli]: "Roll the dough out with a pasta machine or a rolling pin."'
+    )
+    assert compose("and the last step of the Ravioli?", [RAVIOLI]).text.startswith("Step 4 of Ravioli")
+    assert compose("step 9 of the Ravioli?", [RAVIOLI]).text == "Ravioli [ravioli] has 4 steps."
+
+
 def test_the_sentence_that_names_the_oven_is_quoted_before_one_that_only_uses_it():
     cake = Recipe(
         id="cake",

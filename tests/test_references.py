@@ -1392,6 +1392,27 @@ def test_a_verdict_on_the_recipe_in_focus_sets_it_aside_and_leaves_no_words_behi
     )
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("what's step 3 again?", "What's step 3 of the Creamy Mashed Potatoes again?"),
+        ("and the last step?", "And the last step of the Creamy Mashed Potatoes?"),
+    ],
+)
+def test_a_step_asked_by_its_number_is_a_step_of_the_recipe_in_focus(message, question):
+    turns = (
+        "something cosy with potatoes",
+        "- **Irish Potato Casserole**\n- **Cheesy Potato Bake**\n- **Creamy Mashed Potatoes**",
+        "how do I make the last one?",
+        "To make Creamy Mashed Potatoes (gluten-free), you need: 1kg potatoes …",
+    )
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.question == question
+    assert resolved.recipe_ids == ["creamy-mashed-potatoes"]
+
+
 def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
     turns = (
         "I'd love to cook something Indian this weekend",

@@ -59,7 +59,7 @@ from app.chat.data_phrasing import (
     named_in,
     own_words,
 )
-from app.chat.references.vocabulary import LACKING
+from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
@@ -85,6 +85,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _uses_tool,
         _kit,
         _has,
+        _step,
         _method,
         _heat,
         _effort,
@@ -465,6 +466,21 @@ def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         else:
             parts.append(f"{cite(recipe)} does not say how it keeps, frozen or ahead of time.")
     return Composed(" ".join(parts), "keeping")
+
+
+def _step(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "What's step 3 of the Creamy Mashed Potatoes?": that step, as the recipe writes it."""
+    asked = STEP_ASKED.search(own_words(question, recipes))
+    named = named_in(question, recipes)
+    if not asked or len(named) != 1:
+        return None
+    [recipe] = named
+    said = (asked["n"] or asked["nth"]).lower()
+    n = int(said) if said.isdigit() else STEP_NUMBERS[said]
+    n = len(recipe.steps) if n == -1 else n
+    if not 1 <= n <= len(recipe.steps):
+        return Composed(f"{cite(recipe)} has {len(recipe.steps)} steps.", "step")
+    return Composed(f'Step {n} of {cite(recipe)}: "{recipe.steps[n - 1].strip()}"', "step")
 
 
 def _method(question: str, recipes: Sequence[Recipe]) -> Composed | None:

@@ -105,6 +105,7 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SETTLED,
     SLOW,
+    STEP_ASKED,
     SWAP,
     SWEET,
     TAKEN_OUT,
@@ -334,6 +335,10 @@ class Resolver:
             # "beef one for sure. then for afters I need something cold": the choice is made,
             # and what follows asks for another course, with nothing offered to point at.
             return self._resolve(course, history, [], self.names.named(course))
+        if not own and self._focus is not None and (step := STEP_ASKED.search(message)):
+            # "what's step 3 again?" after a turn about the Creamy Mashed Potatoes.
+            question = f"{message[: step.end()]} of {the([self._focus.title])}{message[step.end() :]}"
+            return Resolution(finish(question, message), [self._focus.id], rule="focus")
         for rule in (
             self._exclusion,
             self._asked_anew,

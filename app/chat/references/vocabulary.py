@@ -284,6 +284,15 @@ SWAP = re.compile(
     r"|\bskip\b[^.?!]*\b(?:and|&) (?:just )?use\b",
     re.I,
 )
+# A step of a recipe, asked by its number: "what's step 3 again?", "the last step".
+STEP_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+STEP_NUMBERS |= {"nine": 9, "ten": 10, "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+STEP_NUMBERS |= {"sixth": 6, "last": -1, "final": -1}
+STEP_ASKED = re.compile(
+    rf"\bstep\s+(?P<n>\d{{1,2}}|{'|'.join(k for k in STEP_NUMBERS if k.isalpha())})\b"
+    rf"|\bthe (?P<nth>{'|'.join(STEP_NUMBERS)}) step\b",
+    re.I,
+)
 # A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
 LACKING = re.compile(
     r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
