@@ -182,6 +182,10 @@ SETS = {
     "development, round 53": HERE / "followups_fiftythird.jsonl",
     "development, round 54": HERE / "followups_fiftyfourth.jsonl",
     "development, round 55": HERE / "followups_fiftyfifth.jsonl",
+    # Written by someone who saw no code, mid-way through the thirteenth round (56 to stress topic
+    # switches); measured once (454ce7e), then studied.
+    "development, round 56": HERE / "followups_fiftysixth.jsonl",
+    "development, round 57": HERE / "followups_fiftyseventh.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",

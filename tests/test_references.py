@@ -1299,6 +1299,53 @@ def test_the_users_words_are_never_replaced_by_a_recipe_they_do_not_mean(turns, 
     assert resolve(message, *turns).question == question
 
 
+PAVLOVA_TALK = (
+    "a dessert for my kiwi friend?",
+    "- **Pavlova**\n- **Honey Vanilla Ice Cream**",
+    "pavlova!!",
+    "Great choice.",
+)
+
+
+@pytest.mark.parametrize(
+    ("turns", "message", "question"),
+    [
+        # An ingredient of the recipe in focus is no description of another recipe offered.
+        (
+            PAVLOVA_TALK,
+            "when exactly do i put the cream and fruit on?",
+            "when exactly do i put the cream and fruit on?",
+        ),
+        # A dish none of the recipes offered is; an idiom; a love said of the answer.
+        (
+            ("keto bread?", "- **Keto Coconut Bread**\n- **Long-cooked Chuck Steak With Vegetables**"),
+            "ha fair. the kids want pancakes tonight and im too tired to fight it, whats the quickest pancake"
+            " recipe u got",
+            "the kids want pancakes tonight and im too tired to fight it, whats the quickest pancake recipe"
+            " u got",
+        ),
+        (
+            ("beef stew?", "The Carbonade Flamande, with brown beer."),
+            "love it. side thing — is ricotta doable at home?",
+            "is ricotta doable at home?",
+        ),
+        # A relative "that", a food just brought, and the weather.
+        (
+            ("dairy-free dinner for my son", "The Teriyaki Beef Wok, 25 minutes."),
+            "also his class has a party, what could i bake that he can eat too",
+            "also his class has a party, what could i bake that he can eat too",
+        ),
+        (
+            ("veggie curry?", "- **Paneer Tikka Masala**\n- **Fall Vegetable and Chickpea Curry**"),
+            "thx. my brother turned up with a rabbit he shot (??) and wants me to cook it tomorrow. help",
+            "my brother turned up with a rabbit he shot (??) and wants me to cook it tomorrow. help",
+        ),
+    ],
+)
+def test_words_that_point_at_no_recipe_are_left_as_said(turns, message, question):
+    assert resolve(message, *turns).question == question
+
+
 @pytest.mark.parametrize(
     ("turns", "message", "question"),
     [

@@ -37,7 +37,6 @@ from app.chat.references.vocabulary import (
     SET_WORDS,
     SETTLING,
     SHORTHAND,
-    SIDE_QUESTION,
     SPICY,
     SWEET,
     SWITCH,
@@ -221,7 +220,7 @@ YES_NO = re.compile(r"^\W*(?:do|does|did|can|could|will|would|should)\b", re.I)
 def lasting_switch(text: str) -> bool:
     """A change of topic the talk does not come back from; a side question is one aside."""
     switch = SWITCH.search(text)
-    return switch is not None and not re.fullmatch(SIDE_QUESTION, switch.group(), re.I)
+    return switch is not None and not switch.group().lower().startswith("side ")
 
 
 def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:

@@ -65,6 +65,7 @@ from app.chat.references.vocabulary import (
     COUNTS,
     DESCRIBED,
     DIET,
+    DISHES,
     DISLIKE,
     ELLIPSIS_LEAD,
     EXCLUDED,
@@ -73,6 +74,7 @@ from app.chat.references.vocabulary import (
     INSTEAD,
     INTO_THE_SET,
     LACKING,
+    MAINS,
     MEAL,
     NEEDS_NO,
     NEW_APPLIANCE,
@@ -833,6 +835,15 @@ class Resolver:
                 continue
             if not re.search(r"\bones?$", match.group(0), re.I) and self._names_within(message, match):
                 continue  # a title, in full or begun here ("the Lithuanian Cold Borscht")
+            if (
+                not said_one
+                and self._focus is not None
+                and {key(w) for w in words(what)} <= keys_of(tuple(self._focus.ingredients))
+            ):
+                continue  # "when do i put the cream on" of the Pavlova in focus: its ingredient
+            dishes = {w for w in words(what) if w in DISHES or f"{w}s" in DISHES or w in MAINS}
+            if any(not described(w, offered, self._said) for w in dishes):
+                continue  # "whats the quickest pancake recipe u got": no pancake was offered
             picked = described(what, offered, self._said)
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
                 unread = unread or bool(said_one)

@@ -10,7 +10,7 @@ from app.chat.name_spelling import key
 from app.search.question_reader import NEGATED, NO_ALCOHOL
 
 # A question aside: it changes the topic for itself alone, and the talk comes back after it.
-SIDE_QUESTION = r"side (?:q|question)"
+SIDE_QUESTION = r"side (?:q|question)\b|side (?:thing|note)(?=\s*[—–:,-])"
 SWITCH = re.compile(
     # "Actually" alone changes no topic: "ok actually my neighbour is vegetarian", "hmm
     # actually we had chicken all week. beef or pork?" go on with the conversation; "actually,
@@ -251,7 +251,8 @@ FOCUS = re.compile(
     r"(?!['’]s (?:(?:so|absolutely|really|super|pretty|bloody|very|way too|too|actually) )?"
     r"(?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|already|only|nearly|almost"
-    r"|boiling|roasting|sweltering|warm|sunny|humid|late|early|meant|supposed|just me|all|my|our|her|his"
+    r"|boiling|roasting|sweltering|warm|warmer|colder|hotter|cooler|nicer|sunny|humid|late|early|meant"
+    r"|supposed|just me|all|my|our|her|his"
     r"|autumn|fall|winter|spring|summer"
     r"|their|(?:a )?(?:date|game|movie) night|a (?:birthday|bday|party|surprise|school night))(?!\w)"
     r"|['’]s (?:like |a )?\d)"
@@ -267,8 +268,11 @@ FOCUS = re.compile(
     # one in focus).
     r"(?! (?:[\w-]+ ){1,3}(?:soup|stew|cake|bread|salad|pie|curry|sauce|dough|dish|casserole|tart|roast)s?\b)"
     r"(?! (?:isn'?t|aren'?t|doesn'?t|won'?t|wouldn'?t|is not|does not)\b)"
-    # "what main could i make that'll impress her": a relative "that".
+    # "what main could i make that'll impress her", "what could i bake that he can eat": a
+    # relative "that".
     r"(?!['’](?:ll|d)\b)"
+    r"(?! (?:he|she|they|we|i|you|everyone|everybody|the kids|my \w+) (?:can|could|will|would|might|likes?"
+    r"|loves?|eats?|wants?)\b)"
     # "that needs" opens a clause, but "mushrooms that need using up" is a relative one.
     rf"|(?:^|(?<=[.,;:!?] )|{CLAUSE_OPENERS})"
     r"(?P<subject>this|that)(?= (?:be|get|go|keep|work|take|need|serve|freeze|reheat)s?\b)"
@@ -686,6 +690,13 @@ FOOD_HAD_IT = re.compile(
     r"\b(?:had|eaten|ate|made|cooked|done)\s+(?P<it>it)\b",
     re.I,
 )
+# "my brother turned up with a rabbit he shot (??) and wants me to cook it": a food brought.
+FOOD_GOT_IT = re.compile(
+    r"\b(?:with|got|bought|brought|caught|shot|picked up|grabbed)\s+(?:a|an|some|this|these|a whole)\s+"
+    r"(?!(?:recipe|dish|one|new)\b)[\w-]+\b(?:\(\W*\)|[^.?!])*?"
+    r"\b(?:cook|make|do|use|prep|roast|bake|grill|fry|eat)\s+(?P<it>it)\b",
+    re.I,
+)
 # "bread going stale … a shame to bin it", "half a cabbage … using it up": a food, no recipe.
 FOOD_WASTED_IT = re.compile(
     r"\b(?:(?:bin|binning|waste|wasting)\s+(?=it\b)"
@@ -766,7 +777,10 @@ IDIOM_IT = re.compile(
     # "it feels like a shame to bin it": no recipe feels.
     r"|\b(?=it\s+(?:feels|seems|would be|'?d be|is|'s)\s+(?:like\s+)?(?:a\s+)?(?:shame|waste|pity|sin)\b)"
     # "15 minutes, a carton of eggs and some broth, that's it": all there is.
-    r"|\bthat'?s\s+(?=it\s*(?:[.!,;]|$)))"
+    r"|\bthat'?s\s+(?=it\s*(?:[.!,;]|$))"
+    # "love it. side thing — …", "too tired to fight it", "i'll just wing it".
+    r"|(?:^|[.!,;]\s*)(?:love|loved|lovin)\s+(?=it\s*(?:[.!,;]|$))"
+    r"|\b(?:fight|wing|risk|chance)\s+(?=it\b))"
     r"(?P<it>it|that)\b",
     re.I,
 )
@@ -786,6 +800,7 @@ def focus_pointer(message: str) -> re.Match[str] | None:
             FOOD_HAD_IT,
             FOOD_MUCH_OF_IT,
             FOOD_WASTED_IT,
+            FOOD_GOT_IT,
             DISH_CRAVED_IT,
             MEAL_THAT,
             IDIOM_IT,
