@@ -1409,6 +1409,18 @@ def test_words_that_point_at_no_recipe_are_left_as_said(turns, message, question
             "we literally had those yesterday lol. eggs? she'll eat eggs",
             "What about recipes with eggs, ready in under 30 minutes? she'll eat eggs",
         ),
+        # A liking said of oneself is a request.
+        (
+            ("just got a slow cooker!! what should i make first", "**Slow-cooked Chicken Tacos**"),
+            "ooh. im more of a pork person tho",
+            "Ooh. im more of a pork person tho (in a slow cooker)",
+        ),
+        # A food with no idea what to do with it is a new topic.
+        (
+            ("do i need anything special for the lava cake", "Just a baking tin with cupcake pits."),
+            "ok. also i got a massive cabbage in my veg box and no idea what to do w it",
+            "also i got a massive cabbage in my veg box and no idea what to do w it",
+        ),
         # Cooking no one wants to do is a kitchen, and carried.
         (
             ("it's 35°C. what can i eat that doesn't need any cooking", "- **Greek Salad**"),

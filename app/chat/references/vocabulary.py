@@ -452,7 +452,10 @@ ELLIPSIS_LEAD = re.compile(
 # A request for recipes said as a want, not as a fragment: "we're more in the mood for fish",
 # "the kids want pasta", "got chickpeas to use up, anything with those?".
 WANTING = re.compile(
-    r"\b(?:mood for|craving|fancy|feel like|rather (?:have|do|eat|make)|prefer|wants?|to use up)\b", re.I
+    r"\b(?:mood for|craving|fancy|feel like|rather (?:have|do|eat|make)|prefer|wants?|to use up"
+    # "im more of a pork person tho".
+    r"|more of an? [\w-]+ (?:person|fan|guy|girl|household|family))\b",
+    re.I,
 )
 # A request said as a question of what there is: "what've you got", "what can she have".
 WHAT_THERE_IS = re.compile(
@@ -921,7 +924,9 @@ NEW_APPLIANCE = re.compile(
 # A food that has to be used: "a block of tofu that needs using today", "milk going off".
 USE_UP = re.compile(
     r"\b(?:needs? using|to use up|us(?:e|ing) (?:it|them) up|going (?:off|bad|stale|soft)"
-    r"|about to (?:go off|go bad|turn|expire))\b",
+    r"|about to (?:go off|go bad|turn|expire)"
+    # "i got a massive cabbage in my veg box and no idea what to do w it".
+    r"|no idea what to (?:do|make|cook) (?:with|w) (?:it|them|this|these|that|those))\b",
     re.I,
 )
 # What keeps a request in the conversation's occasion: "same deal", "my brother's also coming",
