@@ -258,6 +258,11 @@ SETS = {
     # topic switches); measured only on its start (4074ead) and on its final code, never studied.
     "held out, round 26": HERE / "followups_holdout_26.jsonl",
     "held out, round 27": HERE / "followups_holdout_27.jsonl",
+    # Written by someone who saw no code, mid-way through the thirteenth round (28 to stress
+    # topic switches); measured only on the round's start (4074ead) and its final code, never
+    # studied.
+    "held out, round 28": HERE / "followups_holdout_28.jsonl",
+    "held out, round 29": HERE / "followups_holdout_29.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -282,6 +287,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 25",
         "held out, round 26",
         "held out, round 27",
+        "held out, round 28",
+        "held out, round 29",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

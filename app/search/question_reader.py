@@ -153,6 +153,12 @@ EXCLUSION = re.compile(
     rf"|\bno-(?!(?:bake|knead|cook|fuss|brainer|frills)\b)(?P<nofree>{LETTER}+)\b",
     re.I,
 )
+# What is asked of a recipe just before a "without": "can it be made without", "make them without".
+ASKED_OF_IT = re.compile(
+    r"(?:\b(?:make|making|do|cook|bake|try)\s+(?:it|them|that|this)\s+|\bbe made\s+"
+    r"|\b(?:it|they|that|this)\s+(?:still\s+)?(?:work|works|taste|tastes)\s+)$",
+    re.I,
+)
 MORE_ITEM = re.compile(rf"(?:or|nor)\s+(?:any\s+|the\s+)?(?P<item>{ITEM})", re.I)
 # Words after "no" or "not" that are a diet, a taste or a manner of speaking, not an ingredient.
 NOT_EXCLUDABLE = {
@@ -165,9 +171,6 @@ NOT_EXCLUDABLE = {
     *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
     "special",
     "help",
-    # "anything that doesnt need baking": the kitchen, read apart.
-    "baking",
-    "cooking",
 }
 # Kitchen tools, which no ingredient list holds: "without a blender", "without the special pot"
 # ask of the kitchen, not of the ingredients.
@@ -248,6 +251,8 @@ def read_question(question: str) -> ReadQuestion:
         # recipes that say "knead".
         if any(intent.when.search(fold(match.group(0))) for intent in found):
             continue
+        if ASKED_OF_IT.search(question, 0, match.start()) and match.group(0).lower().startswith("without"):
+            continue  # "can it be made without the bacon?" asks about the recipe; it filters nothing
         more = list(MORE_ITEM.finditer(match["more"] or ""))
         items = [
             (match["what"] or match["free"] or match["nofree"] or "").lower().split(),

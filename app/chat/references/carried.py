@@ -122,13 +122,16 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         kitchen = found.kitchen or ""
         bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
         # … and "non-alcoholic" or "nut-free" by the need, not again as "without alcohol" or
-        # "without nuts".
+        # "without nuts"; nor "doesnt need baking" again beside "without an oven".
         said_by = f"{kitchen} {' '.join(found.diets)}"
         left_out = [
             e
             for e, thing in bare
             if not (
-                thing in said_by or f"non-{thing}" in said_by or f"{thing.removesuffix('s')}-free" in said_by
+                thing in said_by
+                or f"non-{thing}" in said_by
+                or f"{thing.removesuffix('s')}-free" in said_by
+                or (thing == "baking" and "oven" in kitchen)
             )
         ]
         found.exclude += [e for e in left_out if e not in found.exclude]
