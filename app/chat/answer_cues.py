@@ -83,11 +83,17 @@ WITHOUT = re.compile(
 )
 # "which doesnt need baking?" asks about the oven.
 TOOL_WORDS = {"baking": "oven", "bake": "oven", "baked": "oven", "hob": "stove"}
+
+
+def said_in_steps(said: dict[str, str]) -> dict[str, re.Pattern[str]]:
+    """Each name's pattern, from the words steps say it with, each starting a word."""
+    return {name: re.compile(rf"\b(?:{words})", re.I) for name, words in said.items()}
+
+
 # Part of a recipe's time, asked: "how long does it need in the fridge?", "how long to rise?".
 # Each is looked for in the steps by these words.
-PHASES: dict[str, re.Pattern[str]] = {
-    phase: re.compile(rf"\b(?:{said})", re.I)
-    for phase, said in {
+PHASES: dict[str, re.Pattern[str]] = said_in_steps(
+    {
         "in the fridge": "fridge|refrigerat|chill",
         "in the freezer": "freez",
         "in the oven": "oven|bake|baking",
@@ -99,8 +105,8 @@ PHASES: dict[str, re.Pattern[str]] = {
         "to cool": "cool",
         "to soak": "soak",
         "to simmer": "simmer",
-    }.items()
-}
+    }
+)
 PHASE = re.compile(
     r"\b(?:in the (?:fridge|freezer|oven)|to (?:set|chill|rise|marinate|rest|cool|soak|simmer))\b", re.I
 )
@@ -109,9 +115,8 @@ INGREDIENTS = re.compile(
 )
 # Tools a recipe's steps use, not its ingredients ("can I make it without the oven?"), and
 # how steps say they use them.
-EQUIPMENT: dict[str, re.Pattern[str]] = {
-    tool: re.compile(rf"\b(?:{said})", re.I)
-    for tool, said in {
+EQUIPMENT: dict[str, re.Pattern[str]] = said_in_steps(
+    {
         # A Dutch oven is a pot.
         "oven": "(?<!dutch )oven|bake|baking(?! powder| soda)|roast|broil|preheat",
         "microwave": "microwave",
@@ -121,8 +126,8 @@ EQUIPMENT: dict[str, re.Pattern[str]] = {
         "grill": "grill|barbecue",
         "stove": "stove|hob|pan|pot|simmer|boil|fry",
         "fryer": "fryer|deep[- ]fry",
-    }.items()
-}
+    }
+)
 # A swap asked of a recipe: "can I use chicken breast instead?", "substitute tofu for the
 # chicken?", "swap the cream for yogurt?", "what can I use instead of cream?". `new` is the food
 # put in, `old` the one taken out.
@@ -144,9 +149,8 @@ KIT_ASKED = re.compile(
 )
 # The kit a recipe's steps name, as a cook would list it: first what not every kitchen has,
 # then what every kitchen has. A pattern says how steps name it.
-SPECIAL_KIT: dict[str, re.Pattern[str]] = {
-    name: re.compile(rf"\b(?:{said})", re.I)
-    for name, said in {
+SPECIAL_KIT: dict[str, re.Pattern[str]] = said_in_steps(
+    {
         "mixer": "kitchen ?aid|(?:stand |hand |electric )?mixer(?!s? (?:of|together))",
         "dough hook": "dough hook",
         "rolling pin": "rolling pin",
@@ -184,11 +188,10 @@ SPECIAL_KIT: dict[str, re.Pattern[str]] = {
         "steamer": "steamer",
         "jars": "(?:mason |glass |sterili[sz]ed )?jars?",
         "kitchen twine": "twine|kitchen string|butcher'?s string",
-    }.items()
-}
-EVERYDAY_KIT: dict[str, re.Pattern[str]] = {"oven": EQUIPMENT["oven"]} | {
-    name: re.compile(rf"\b(?:{said})", re.I)
-    for name, said in {
+    }
+)
+EVERYDAY_KIT: dict[str, re.Pattern[str]] = {"oven": EQUIPMENT["oven"]} | said_in_steps(
+    {
         "stove": r"stove|hob\b|stovetop"
         r"|(?:over|on) (?:a )?(?:low|medium|high|gentle|moderate)\b[\w -]{0,12}heat",
         "frying pan": "(?:frying |fry |saute |sauté )pan|skillet",
@@ -207,8 +210,8 @@ EVERYDAY_KIT: dict[str, re.Pattern[str]] = {"oven": EQUIPMENT["oven"]} | {
         "baking paper": "parchment|baking paper|wax paper|greaseproof",
         "foil": "foil",
         "plastic wrap": "plastic wrap|cling ?film",
-    }.items()
-}
+    }
+)
 # "do any of them need an oven?": a tool the steps use, asked of the recipes.
 USES_TOOL = re.compile(
     r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"
