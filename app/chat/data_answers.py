@@ -4,7 +4,8 @@ key ingredients.
 They are what the embedded default answers with wherever the data answers better than a
 135M model (measured by `make eval`: "which is quickest", "which has no cheese", "which
 serves most", "is X vegan", "what do I need for X", "how long does X take"; and "how do I
-make X", "which is the least spicy", read from its steps and ingredients), and what any
+make X", "which is the least spicy", "does it need any special equipment", "can I use chicken
+breast instead", "what's step 3", read from its steps and ingredients), and what any
 model's reply falls back to when the answer guard refuses it. Every fact in them is read
 from a recipe, so they are grounded by construction. Recipes are cited by id in brackets,
 `Title [id]`, as the model is asked to: the protocol shows those as links, and the app's own
