@@ -946,6 +946,11 @@ def test_that_last_one_is_an_ordinal():
             "can i swap the mayonnaise for yogurt?",
             "Can i swap the mayonnaise for yogurt in the Cheddar-Crusted Chicken?",
         ),
+        # A swap asked as whether it would work the same.
+        (
+            "would frozen turkey work the same?",
+            "Would frozen turkey work the same in the Cheddar-Crusted Chicken?",
+        ),
         # An ingredient of the recipe in focus, lacked: a swap to find.
         (
             "i don't have panko, is that a problem?",

@@ -285,7 +285,9 @@ SWAP = re.compile(
     # "can i use greek yogurt if i cant find kefir?", "skip all that and just use store bought paste?".
     r"|\b(?:use|using)\b[^.?!]*\b(?:if|since|as|cause|because) (?:i|we)"
     r" (?:can'?t|cannot|don'?t|dont) (?:find|get|have)\b"
-    r"|\bskip\b[^.?!]*\b(?:and|&) (?:just )?use\b",
+    r"|\bskip\b[^.?!]*\b(?:and|&) (?:just )?use\b"
+    # "would frozen shrimp (and their shells) work the same?".
+    r"|\b(?:would|will|could|does|do)\b[^.?!]*\bwork (?:the same|just as well|as well|instead)\b",
     re.I,
 )
 # A step of a recipe, asked by its number: "what's step 3 again?", "the last step".
