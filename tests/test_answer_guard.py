@@ -473,6 +473,18 @@ def test_a_swap_is_answered_by_what_the_list_says_of_the_food_swapped_out(questi
     assert compose(question, [KUNG_PAO, SATAY]).text == answer
 
 
+def test_a_tool_the_user_lacks_is_answered_by_the_step_that_names_it():
+    asked = "I don't have a pasta machine, is that a problem in the Ravioli?"
+
+    assert compose(asked, [RAVIOLI]).text == (
+        'Ravioli [ravioli] uses a pasta machine in step 2: "Roll the dough out with a pasta machine or a'
+        ' rolling pin."'
+    )
+    assert compose("we don't have a wok, is that ok for the Ravioli?", [RAVIOLI]).text == (
+        "The steps of Ravioli [ravioli] do not name a wok."
+    )
+
+
 def test_a_step_asked_by_its_number_is_quoted():
     assert compose("what's step 2 of the Ravioli again?", [RAVIOLI]).text == (
         'Step 2 of Ravioli [ravioli]: "Roll the dough out with a pasta machine or a rolling pin."'

@@ -946,6 +946,11 @@ def test_that_last_one_is_an_ordinal():
             "can i swap the mayonnaise for yogurt?",
             "Can i swap the mayonnaise for yogurt in the Cheddar-Crusted Chicken?",
         ),
+        # A tool lacked: the question is about the recipe in focus.
+        (
+            "i don't have a roasting tin, is that a problem?",
+            "I don't have a roasting tin, is that a problem in the Cheddar-Crusted Chicken?",
+        ),
         # A swap asked as whether it would work the same.
         (
             "would frozen turkey work the same?",

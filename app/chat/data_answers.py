@@ -167,7 +167,19 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         old = match["old"] or match["old_for"] or match["old_with"] or match["old_only"]
     said = [w for w in re.findall(r"[a-z]+", (old or new or "").lower()) if w not in FILLER_FOOD]
     swapped = f"{old or ''} {new or ''}"
-    if not said or any(kit.search(swapped) for kit in (*SPECIAL_KIT.values(), *EVERYDAY_KIT.values())):
+    # The tool said, by the longest name that reads it: a roasting tin is no oven.
+    tools = sorted(
+        (
+            (len(read.group()), name)
+            for name, kit in (SPECIAL_KIT | EVERYDAY_KIT).items()
+            if (read := kit.search(swapped))
+        ),
+        reverse=True,
+    )
+    if tools and lacking:
+        # "I don't have a roasting tin, is that a problem?", answered in the user's words.
+        return lacked_tool(tools[0][1], re.sub(r"^(?:an?|the)\s+", "", lacking["food"]), recipe)
+    if not said or tools:
         return None  # "can I use it instead?", "can I use the air fryer instead?": no food named
     # The food taken out, by the words it is said in: "chicken breast" is swapped for a chicken.
     lines = list(dict.fromkeys(line for word in said for line in contains(recipe, word)))
@@ -180,6 +192,19 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     instead = f"about {new} instead" if new else "about what to use instead"
     uses = "; ".join(line.strip() for line in lines)
     return Composed(f"{cite(recipe)} as written uses {uses}, and says nothing {instead}.", "swap")
+
+
+def lacked_tool(tool: str, said: str, recipe: Recipe) -> Composed:
+    """The step that names a tool the user lacks (`said` as the user said it), quoted, or that no
+    step names it."""
+    kit = (SPECIAL_KIT | EVERYDAY_KIT)[tool]
+    used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if kit.search(step)]
+    if not used:
+        return Composed(f"The steps of {cite(recipe)} do not name {article(said)}.", "swap")
+    n, step = used[0]
+    sentence = next((s for s in re.split(r"(?<=[.!?])\s+", step) if kit.search(s)), step)
+    more = f" (and {len(used) - 1} more)" if len(used) > 1 else ""
+    return Composed(f'{cite(recipe)} uses {article(tool)} in step {n}{more}: "{sentence}"', "swap")
 
 
 def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:

@@ -121,6 +121,7 @@ from app.chat.references.vocabulary import (
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
+from app.search.question_reader import TOOLS
 from app.search.recipe_facts import facts
 from app.search.variants import said_whole
 
@@ -436,11 +437,15 @@ class Resolver:
         ingredients = keys_of(tuple(focus.ingredients))
         lacking = LACKING.search(message)
         # "i don't have garam masala, is that a problem?": a swap to find, of an ingredient of
-        # the recipe in focus (the food's every word is in its list).
+        # the recipe in focus (the food's every word is in its list); "i don't have a roasting
+        # tin": a tool, for its steps.
         lacks = (
             lacking is not None
             and ASKED.search(message[lacking.end() :]) is not None
-            and {key(w) for w in words(lacking["food"])} <= ingredients
+            and (
+                {key(w) for w in words(lacking["food"])} <= ingredients
+                or bool(TOOLS.intersection(lacking["food"].lower().split()))
+            )
         )
         if not (SWAP.search(message) or lacks):
             return None

@@ -302,7 +302,7 @@ STEP_ASKED = re.compile(
 # A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
 LACKING = re.compile(
     r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
-    r"|(?:i|we) have no)\s+(?:any\s+)?(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
+    r"|(?:i|we) have no)\s+(?:any\s+|an?\s+|the\s+)?(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
     re.I,
 )
 # A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
