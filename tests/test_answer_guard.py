@@ -485,6 +485,12 @@ def test_a_tool_the_user_lacks_is_answered_by_the_step_that_names_it():
     )
 
 
+def test_a_need_said_beside_a_dish_to_serve_is_no_question_about_the_recipe():
+    asked = "what could I serve with the Ravioli, without fish?"
+
+    assert compose(asked, [RAVIOLI]).kind != "without"
+
+
 def test_a_step_asked_by_its_number_is_quoted():
     assert compose("what's step 2 of the Ravioli again?", [RAVIOLI]).text == (
         'Step 2 of Ravioli [ravioli]: "Roll the dough out with a pasta machine or a rolling pin."'

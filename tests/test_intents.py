@@ -153,6 +153,13 @@ async def test_a_pescatarian_gets_fish_before_any_meat(retriever: Retriever):
     assert meaty == sorted(meaty)  # the ones with meat, if any, come last
 
 
+async def test_a_diabetic_gets_no_dessert_before_the_dishes_that_are_not_sweet(retriever: Retriever):
+    found = await retriever.retrieve_question("cooking for my dad tonight, he is diabetic", 10)
+
+    sweet = ["sweet" in facts(f.recipe) for f in found.found]
+    assert not sweet[0] and sweet == sorted(sweet)
+
+
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):
     light = await retriever.retrieve_question("something light for a hot day", 3)
     warming = await retriever.retrieve_question("comfort food for a cold evening", 3)

@@ -62,6 +62,7 @@ from app.chat.data_phrasing import (
 )
 from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
+from app.search.accompaniments import SERVED_WITH
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
 
@@ -208,6 +209,8 @@ def lacked_tool(tool: str, said: str, recipe: Recipe) -> Composed:
 
 
 def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    if SERVED_WITH.search(question):
+        return None  # "what could I serve with it, without fish?" asks for more dishes
     match = WITHOUT.search(own_words(question, recipes))
     if not match or match.group(1).lower() in {"more", "longer", "than", "time", "recipe", "recipes", "one"}:
         return None
