@@ -491,6 +491,21 @@ def test_a_need_said_beside_a_dish_to_serve_is_no_question_about_the_recipe():
     assert compose(asked, [RAVIOLI]).kind != "without"
 
 
+def test_how_sweet_a_dish_is_is_read_from_its_list_and_a_request_for_sweets_is_not_asked_of_it():
+    cake = Recipe(
+        id="cake", title="Cake", ingredients=["flour", "1 cup sugar", "2 tbsp honey"], steps=["Bake."]
+    )
+    salad = Recipe(id="salad", title="Salad", ingredients=["lettuce"], steps=["Toss."])
+
+    assert compose("is the Cake very sweet?", [cake, salad]).text == (
+        "By its ingredients: Cake [cake] has 1 cup sugar; 2 tbsp honey."
+    )
+    assert compose("which of them is the least sweet?", [cake, salad]).text.startswith(
+        "By their ingredients: Salad [salad] has no sugar"
+    )
+    assert compose("and something sweet for after?", [cake, salad]).kind == "list"
+
+
 def test_a_step_asked_by_its_number_is_quoted():
     assert compose("what's step 2 of the Ravioli again?", [RAVIOLI]).text == (
         'Step 2 of Ravioli [ravioli]: "Roll the dough out with a pasta machine or a rolling pin."'

@@ -229,6 +229,12 @@ METHOD = re.compile(
 # How hot a dish is, asked: "which is the least spicy?", "is it very hot?", "something mild".
 HEAT = re.compile(r"\b(?:spic(?:y|ier|iest)|mild(?:er|est)?|hott(?:er|est)|how hot|too hot|heat)\b", re.I)
 MILDEST = re.compile(r"\b(?:least|less|not (?:too |very )?(?:spicy|hot)|mild(?:er|est)?)\b", re.I)
+# How sweet a dish is, asked: "is it very sweet?", "which is the least sugary?".
+SWEETNESS = re.compile(r"\b(?:sweet|sweeter|sweetest|sugary)\b", re.I)
+# What makes a dish sweet, as ingredient lists write it. The data rates no sweetness: these are read.
+SUGARY = re.compile(
+    r"sugar|honey|syrup|molasses|agave|treacle|caramel|condensed milk|chocolate|\bjam\b|\bdates\b", re.I
+)
 # What makes a dish hot, as ingredient lists write it. The data rates no heat: these are read.
 HOT = re.compile(
     r"chil+i|chile|cayenne|jalape|habanero|sriracha|hot sauce|harissa|gochujang|gochugaru|chipotle"

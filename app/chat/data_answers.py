@@ -42,7 +42,9 @@ from app.chat.answer_cues import (
     QUICK,
     SLOW,
     SPECIAL_KIT,
+    SUGARY,
     SWAP_FOODS,
+    SWEETNESS,
     TOOL_WORDS,
     USES_TOOL,
     WITHOUT,
@@ -90,6 +92,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _step,
         _method,
         _heat,
+        _sweetness,
         _effort,
         _ranked,
     ):
@@ -572,6 +575,25 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     calm = [] if MILDEST.search(asked) or not mild else [f"{join([cite(r) for r in mild])}: {NOT_HOT}."]
     text = " ".join([lead, *(says(r) for r in ordered), *calm]).strip()
     return Composed(text or f"None of {join([cite(r) for r in targets])} has a hot ingredient.", "heat")
+
+
+def _sweetness(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Is it very sweet?": the lines of each recipe's list that sweeten it, since no recipe
+    rates its sweetness."""
+    match = SWEETNESS.search(own_words(question, recipes))
+    named = named_in(question, recipes)
+    if not match or not (named or ASKS_OF.match(clause_before(question, match.start()))):
+        return None  # "something sweet for after" asks for desserts
+    targets = named or list(recipes)
+    sweet = {r.id: [line.strip() for line in r.ingredients if SUGARY.search(line)] for r in targets}
+    # The least sweet first when that is asked ("which is the least sweet?"), else the sweetest.
+    least = bool(re.search(r"\b(?:least|less|not (?:too |very )?)\s*sweet", question, re.I))
+    ordered = sorted(targets, key=lambda r: len(sweet[r.id]), reverse=not least)
+    lines = [
+        f"{cite(r)} has {'; '.join(sweet[r.id]) or 'no sugar, honey, syrup or chocolate'}." for r in ordered
+    ]
+    lead = "By its ingredients:" if len(targets) == 1 else "By their ingredients:"
+    return Composed(" ".join([lead, *lines]), "sweetness")
 
 
 def _effort(question: str, recipes: Sequence[Recipe]) -> Composed | None:
