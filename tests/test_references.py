@@ -1431,6 +1431,17 @@ def test_words_that_point_at_no_recipe_are_left_as_said(turns, message, question
             "ok. also i got a massive cabbage in my veg box and no idea what to do w it",
             "also i got a massive cabbage in my veg box and no idea what to do w it",
         ),
+        # A diabetic's need is carried beside a dish to serve, with the fish left out.
+        (
+            (
+                "cooking for my parents, dad is diabetic and mum doesn't eat fish",
+                "- **Stuffed vegetables**\n- **Autumn Soup**",
+                "how long does the first one take?",
+                "Stuffed vegetables takes 60 min in all.",
+            ),
+            "ok, what could I serve with it?",
+            "Ok, what could I serve with the Stuffed vegetables, diabetic, without fish?",
+        ),
         # Cooking no one wants to do is a kitchen, and carried.
         (
             ("it's 35°C. what can i eat that doesn't need any cooking", "- **Greek Salad**"),

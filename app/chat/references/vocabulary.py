@@ -579,6 +579,7 @@ NEEDS = {
     "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies))\b", re.I),
     "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
     "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
+    "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
 }
 # A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
