@@ -483,6 +483,13 @@ def test_a_tool_the_user_lacks_is_answered_by_the_step_that_names_it():
     assert compose("we don't have a wok, is that ok for the Ravioli?", [RAVIOLI]).text == (
         "The steps of Ravioli [ravioli] do not name a wok."
     )
+    # A tool no kit names is read where the steps say it.
+    mash = Recipe(
+        id="mash", title="Mash", ingredients=["potatoes"], steps=["Boil.", "Mash with a potato masher."]
+    )
+    assert compose("I don't have a potato masher, is that a problem in the Mash?", [mash]).text == (
+        'Mash [mash] uses a potato masher in step 2: "Mash with a potato masher."'
+    )
 
 
 def test_a_need_said_beside_a_dish_to_serve_is_no_question_about_the_recipe():

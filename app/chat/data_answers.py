@@ -180,9 +180,16 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         ),
         reverse=True,
     )
-    if tools and lacking:
-        # "I don't have a roasting tin, is that a problem?", answered in the user's words.
-        return lacked_tool(tools[0][1], re.sub(r"^(?:an?|the)\s+", "", lacking["food"]), recipe)
+    if lacking:
+        # "I don't have a roasting tin, is that a problem?": a tool, in the user's words, read
+        # by the kit's name for it, or, lacking one, where the steps say it ("a potato masher").
+        lacked = re.sub(r"^(?:an?|the)\s+", "", lacking["food"])
+        if tools:
+            name = tools[0][1]
+            return lacked_tool(name, (SPECIAL_KIT | EVERYDAY_KIT)[name], lacked, recipe)
+        in_steps = re.compile(rf"\b{re.escape(lacked)}", re.I)
+        if not contains(recipe, lacked) and any(in_steps.search(step) for step in recipe.steps):
+            return lacked_tool(lacked, in_steps, lacked, recipe)
     if not said or tools:
         return None  # "can I use it instead?", "can I use the air fryer instead?": no food named
     # The food taken out, by the words it is said in: "chicken breast" is swapped for a chicken.
@@ -198,10 +205,9 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     return Composed(f"{cite(recipe)} as written uses {uses}, and says nothing {instead}.", "swap")
 
 
-def lacked_tool(tool: str, said: str, recipe: Recipe) -> Composed:
-    """The step that names a tool the user lacks (`said` as the user said it), quoted, or that no
-    step names it."""
-    kit = (SPECIAL_KIT | EVERYDAY_KIT)[tool]
+def lacked_tool(tool: str, kit: re.Pattern[str], said: str, recipe: Recipe) -> Composed:
+    """The step that names a tool the user lacks (`kit` reads it, `said` as the user said it),
+    quoted, or that no step names it."""
     used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if kit.search(step)]
     if not used:
         return Composed(f"The steps of {cite(recipe)} do not name {article(said)}.", "swap")

@@ -438,12 +438,14 @@ class Resolver:
         lacking = LACKING.search(message)
         # "i don't have garam masala, is that a problem?": a swap to find, of an ingredient of
         # the recipe in focus (the food's every word is in its list); "i don't have a roasting
-        # tin": a tool, for its steps.
+        # tin", "… a potato masher": a tool, for its steps.
+        lacked = {key(w) for w in words(lacking["food"])} if lacking is not None else set()
         lacks = (
             lacking is not None
             and ASKED.search(message[lacking.end() :]) is not None
             and (
-                {key(w) for w in words(lacking["food"])} <= ingredients
+                lacked <= ingredients
+                or lacked <= keys_of(tuple(focus.steps))
                 or bool(TOOLS.intersection(lacking["food"].lower().split()))
             )
         )
