@@ -951,6 +951,11 @@ def test_that_last_one_is_an_ordinal():
             "i don't have a roasting tin, is that a problem?",
             "I don't have a roasting tin, is that a problem in the Cheddar-Crusted Chicken?",
         ),
+        # … also one its steps say by its last word ("a baking sheet").
+        (
+            "i don't have a cookie sheet, is that a problem?",
+            "I don't have a cookie sheet, is that a problem in the Cheddar-Crusted Chicken?",
+        ),
         # A swap asked as whether it would work the same.
         (
             "would frozen turkey work the same?",

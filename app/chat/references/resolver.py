@@ -438,14 +438,14 @@ class Resolver:
         lacking = LACKING.search(message)
         # "i don't have garam masala, is that a problem?": a swap to find, of an ingredient of
         # the recipe in focus (the food's every word is in its list); "i don't have a roasting
-        # tin", "… a potato masher": a tool, for its steps.
-        lacked = {key(w) for w in words(lacking["food"])} if lacking is not None else set()
+        # tin", "… kitchen twine": a tool, for its steps (said by its last word: "butchers twine").
+        lacked = [key(w) for w in words(lacking["food"])] if lacking is not None else []
         lacks = (
             lacking is not None
             and ASKED.search(message[lacking.end() :]) is not None
             and (
-                lacked <= ingredients
-                or lacked <= keys_of(tuple(focus.steps))
+                set(lacked) <= ingredients
+                or (bool(lacked) and lacked[-1] in keys_of(tuple(focus.steps)))
                 or bool(TOOLS.intersection(lacking["food"].lower().split()))
             )
         )
