@@ -132,13 +132,15 @@ EQUIPMENT: dict[str, re.Pattern[str]] = said_in_steps(
 # chicken?", "swap the cream for yogurt?", "what can I use instead of cream?". `new` is the food
 # put in, `old` the one taken out.
 FOOD = r"[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?"
+# Where the food said ends: at a stop, at "in the …", or at the end.
+FOOD_END = r"(?=\s*[?.!,]|\s+in\b|\s*$)"
 SWAP_FOODS = re.compile(
     rf"\b(?:use|try|put in|swap in|sub in)\s+(?:some\s+|an?\s+)?(?P<new>{FOOD})\s+(?:instead|in place)\b"
-    rf"(?:\s+of\s+(?:the\s+)?(?P<old>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$))?"
-    rf"|\bsub(?:stitute)?\s+(?:some\s+)?(?P<new_for>{FOOD})\s+for\s+(?:the\s+)?(?P<old_for>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)"
+    rf"(?:\s+of\s+(?:the\s+)?(?P<old>{FOOD}){FOOD_END})?"
+    rf"|\bsub(?:stitute)?\s+(?:some\s+)?(?P<new_for>{FOOD})\s+for\s+(?:the\s+)?(?P<old_for>{FOOD}){FOOD_END}"
     rf"|\b(?:swap|switch|exchange|replace)\s+(?:out\s+)?(?:the\s+)?(?P<old_with>{FOOD})\s+(?:for|with)\s+"
-    rf"(?:some\s+)?(?P<new_with>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)"
-    rf"|\b(?:instead of|in place of)\s+(?:the\s+)?(?P<old_only>{FOOD})(?=\s*[?.!,]|\s+in\b|\s*$)",
+    rf"(?:some\s+)?(?P<new_with>{FOOD}){FOOD_END}"
+    rf"|\b(?:instead of|in place of)\s+(?:the\s+)?(?P<old_only>{FOOD}){FOOD_END}",
     re.I,
 )
 # "Does it need any special equipment?", "what tools do I need?": the kit as a whole, asked.
@@ -212,6 +214,7 @@ EVERYDAY_KIT: dict[str, re.Pattern[str]] = {"oven": EQUIPMENT["oven"]} | said_in
         "plastic wrap": "plastic wrap|cling ?film",
     }
 )
+KIT = SPECIAL_KIT | EVERYDAY_KIT
 # "do any of them need an oven?": a tool the steps use, asked of the recipes.
 USES_TOOL = re.compile(
     r"\b(?:need|needs|use|uses|require|requires|involve|involves|go in|goes in)\s+(?:an?\s+|the\s+)?"

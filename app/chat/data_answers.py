@@ -33,6 +33,7 @@ from app.chat.answer_cues import (
     INGREDIENTS,
     KEEPING,
     KEPT,
+    KIT,
     KIT_ASKED,
     METHOD,
     MILDEST,
@@ -173,11 +174,7 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     swapped = f"{old or ''} {new or ''}"
     # The tool said, by the longest name that reads it: a roasting tin is no oven.
     tools = sorted(
-        (
-            (len(read.group()), name)
-            for name, kit in (SPECIAL_KIT | EVERYDAY_KIT).items()
-            if (read := kit.search(swapped))
-        ),
+        ((len(read.group()), name) for name, kit in KIT.items() if (read := kit.search(swapped))),
         reverse=True,
     )
     if lacking:
@@ -186,7 +183,7 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         lacked = re.sub(r"^(?:an?|the)\s+", "", lacking["food"])
         if tools:
             name = tools[0][1]
-            return lacked_tool(name, (SPECIAL_KIT | EVERYDAY_KIT)[name], lacked, recipe)
+            return lacked_tool(name, KIT[name], lacked, recipe)
         in_steps = re.compile(rf"\b{re.escape(lacked)}", re.I)
         if not contains(recipe, lacked) and any(in_steps.search(step) for step in recipe.steps):
             return lacked_tool(lacked, in_steps, lacked, recipe)
@@ -211,8 +208,7 @@ def lacked_tool(tool: str, kit: re.Pattern[str], said: str, recipe: Recipe) -> C
     used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if kit.search(step)]
     if not used:
         return Composed(f"The steps of {cite(recipe)} do not name {article(said)}.", "swap")
-    n, step = used[0]
-    sentence = next((s for s in re.split(r"(?<=[.!?])\s+", step) if kit.search(s)), step)
+    n, sentence = tool_said(kit, tool, used)
     more = f" (and {len(used) - 1} more)" if len(used) > 1 else ""
     return Composed(f'{cite(recipe)} uses {article(tool)} in step {n}{more}: "{sentence}"', "swap")
 
@@ -258,7 +254,7 @@ def _equipment(tool: str, recipes: Sequence[Recipe]) -> Composed:
     for recipe in recipes:
         used = [(n, step.strip()) for n, step in enumerate(recipe.steps, 1) if EQUIPMENT[tool].search(step)]
         if used:
-            n, said = tool_said(tool, used)
+            n, said = tool_said(EQUIPMENT[tool], tool, used)
             more = f" (and {len(used) - 1} more)" if len(used) > 1 else ""
             parts.append(f'{cite(recipe)} uses the {tool} in step {n}{more}: "{said}"')
         else:
@@ -320,18 +316,17 @@ def article(name: str) -> str:
     return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
-def tool_said(tool: str, used: list[tuple[int, str]]) -> tuple[int, str]:
-    """The step, and its sentence, that shows the tool best: one that names it ("Preheat the
-    oven") before one that only uses it ("on a greased baking sheet")."""
+def tool_said(kit: re.Pattern[str], tool: str, used: list[tuple[int, str]]) -> tuple[int, str]:
+    """The step, and its sentence, that shows the tool (`kit` reads it) best: one that names it
+    ("Preheat the oven") before one that only uses it ("on a greased baking sheet")."""
     sentences = [
         (n, sentence)
         for n, step in used
         for sentence in re.split(r"(?<=[.!?])\s+", step)
-        if EQUIPMENT[tool].search(sentence)
+        if kit.search(sentence)
     ]
-    named = [
-        (n, sentence) for n, sentence in sentences if re.search(rf"(?<!dutch )\b{tool}\b", sentence, re.I)
-    ]
+    said = re.compile(rf"(?<!dutch )\b{re.escape(tool)}\b", re.I)
+    named = [(n, sentence) for n, sentence in sentences if said.search(sentence)]
     return (named or sentences or used)[0]
 
 
