@@ -129,6 +129,15 @@ def test_the_data_answers_which_is_quickest_serves_most_and_has_no_cheese():
     assert "Mushroom Risotto [mushroom-risotto] has cheese: 50g parmesan cheese." in no_cheese
 
 
+def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
+    tart = recipe("tart", "Tart", servings="8")
+
+    assert compose("How many will the Tart make?", [tart]).text == "Tart [tart] serves 8."
+    assert compose("How many will the Tart make? i need like 24", [tart]).text == (
+        "Tart [tart] serves 8. For 24, make it 3 times (24)."
+    )
+
+
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
     stew = recipe("stew", "Stew", total_minutes=35)
 

@@ -160,6 +160,23 @@ async def test_a_diabetic_gets_no_dessert_before_the_dishes_that_are_not_sweet(r
     assert not sweet[0] and sweet == sorted(sweet)
 
 
+async def test_a_weeknight_dinner_puts_the_quick_recipes_first_and_hides_none(retriever: Retriever):
+    found = await retriever.retrieve_question("a weeknight dinner for two, we love thai food", 10)
+
+    quick = ["quick" in facts(f.recipe) for f in found.found]
+    assert quick[0] and quick == sorted(quick, reverse=True)
+    assert found.filters.max_total_minutes is None  # a wish, not a filter
+
+
+async def test_a_bake_sale_finds_bakes_and_cookies_for_one_find_cookies(retriever: Retriever):
+    sale = await retriever.retrieve_question("bake sale at school friday, needs to be nut free", 3)
+    cookies = await retriever.retrieve_question("cookies for a bake sale?", 3)
+
+    assert all("baked" in facts(f.recipe) and "main" not in facts(f.recipe) for f in sale.found)
+    assert sale.filters.exclude == ("nut",)
+    assert all("cookies" in f.recipe.title.lower() for f in cookies.found)
+
+
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):
     light = await retriever.retrieve_question("something light for a hot day", 3)
     warming = await retriever.retrieve_question("comfort food for a cold evening", 3)

@@ -16,6 +16,12 @@ from app.search.question_reader import read_question
         ("pasta without tomatoes", "pasta", {"exclude": ("tomatoes",)}),
         ("a dessert with no chocolate", "a dessert with", {"exclude": ("chocolate",)}),
         ("cookies, nut-free please", "cookies, please", {"exclude": ("nut",)}),
+        # An allergy said with a space, or as an allergy; "feel free" leaves nothing out.
+        ("cookies, nut free obviously", "cookies, obviously", {"exclude": ("nut",)}),
+        ("my son has a peanut allergy, cookies?", "my son has a , cookies?", {"exclude": ("peanut",)}),
+        ("feel free to suggest a stress free dinner", "feel free to suggest a stress free dinner", {}),
+        # A sugar-free dessert is a dessert without sugar, not a diabetic's dinner.
+        ("sugar free dessert", "dessert", {"exclude": ("sugar",)}),
         ("breakfast that doesn't involve eggs", "breakfast that", {"exclude": ("eggs",)}),
         ("a vegetarian main I can make ahead", "a main I can make ahead", {"vegetarian": True}),
         ("something vegan and gluten-free", "something and", {"vegan": True, "gluten_free": True}),

@@ -1498,6 +1498,30 @@ def test_a_step_asked_by_its_number_is_a_step_of_the_recipe_in_focus(message, qu
     assert resolved.recipe_ids == ["creamy-mashed-potatoes"]
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        (
+            "what would go well on the side?",
+            "What would go well on the side, alongside the Drunken beans (Pintos Borrachos), vegan?",
+        ),
+        ("any sides?", "Any sides, alongside the Drunken beans (Pintos Borrachos), vegan?"),
+    ],
+)
+def test_a_side_dish_asked_for_goes_beside_the_recipe_in_focus_and_keeps_the_diet(message, question):
+    turns = (
+        "my partner is vegan, dinner?",
+        "These match: - Lenten Chili - Drunken beans (Pintos Borrachos) - Tabouleh",
+        "how long does the second take?",
+        "Drunken beans (Pintos Borrachos) does not give its total time.",
+    )
+
+    resolved = resolve(message, *turns)
+
+    assert resolved.question == question
+    assert resolved.recipe_ids == ["drunken-beans"]
+
+
 def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
     turns = (
         "I'd love to cook something Indian this weekend",

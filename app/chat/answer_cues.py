@@ -222,7 +222,12 @@ USES_TOOL = re.compile(
     re.I,
 )
 HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:make|cook))\b", re.I)
-HOW_MANY = re.compile(r"\b(how many (?:people|servings|portions)|serves? how many|how many does)\b", re.I)
+HOW_MANY = re.compile(
+    r"\b(how many (?:people|servings|portions)|(?:serves?|makes?|feeds?) how many"
+    r"|how many (?:does|do|will|would|can)\b[^?.!]{0,40}?\b(?:make|makes|feed|feeds|serve|serves)"
+    r"|how many does)\b",
+    re.I,
+)
 METHOD = re.compile(
     r"\bhow (?:do|can|should|would|to) (?:i |you |we )?(?:make|cook|prepare|bake|do)\b"
     r"|\bhow (?:is|are) .{1,80}? made\b|\b(?:steps|instructions|method|directions|recipe) for\b"

@@ -66,6 +66,7 @@ from app.chat.data_phrasing import (
 from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
 from app.search.accompaniments import SERVED_WITH
+from app.search.servings import people
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
 
@@ -410,6 +411,12 @@ def _how_long_for(phase: str, recipes: Sequence[Recipe]) -> Composed:
     return Composed(" ".join(lines), "time")
 
 
+# How many the cook needs, said beside the question: "i need like 24".
+NEEDED = re.compile(
+    r"\bneed (?:like |about |around |at least )?(?P<count>\d{1,3})\b(?!\s*(?:min|hour|h\b|°))", re.I
+)
+
+
 def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = asked_of(HOW_MANY, question, recipes)
     if not targets:
@@ -418,6 +425,12 @@ def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         f"{cite(r)} serves {r.servings}." if r.servings else f"{cite(r)} does not say how many it serves."
         for r in targets
     ]
+    wanted = people(question) or (int(said["count"]) if (said := NEEDED.search(question)) else None)
+    serves = targets[0].servings_count if len(targets) == 1 else None
+    if wanted and serves and wanted > serves:
+        # "how many will it make? i need like 24": how many times the recipe, as written.
+        times = -(-wanted // serves)
+        lines.append(f"For {wanted}, make it {times} times ({times * serves}).")
     return Composed(" ".join(lines), "servings")
 
 

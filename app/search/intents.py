@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from app.recipes import Recipe
+from app.search.filters import DIET_FLAGS
 from app.search.open_question import Ranked
 from app.search.recipe_facts import facts
 from app.search.text import fold
@@ -98,10 +99,13 @@ def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
 
 
 def has(recipe: Recipe, preference: str) -> bool:
-    """A flag the recipe has ("vegetarian"), or a fact of its data it lacks ("no meat")."""
+    """A flag the recipe has ("vegetarian"), a fact of its data ("quick"), or one it lacks
+    ("no meat")."""
     if preference.startswith("no "):
         return preference.removeprefix("no ") not in facts(recipe)
-    return bool(getattr(recipe, preference))
+    if preference in DIET_FLAGS:
+        return bool(getattr(recipe, preference))
+    return preference in facts(recipe)
 
 
 def with_intents(text: str, found: list[Intent]) -> str:

@@ -91,6 +91,10 @@ ITEM = (
     rf"{WORD}(?:\s+(?!(?:and|or|nor|but|please|with|for|in|at|either|so|then|tbh|honestly|lol|tho|though"
     rf"|really|anyway|sorry|pls|at all)\b){WORD})?"
 )
+AVOIDED = (
+    r"nuts?|peanuts?|eggs?|soy|soya|sesame|shellfish|fish|seafood|pork|sugar|wheat|corn|coconut"
+    r"|garlic|onions?|yeast|mustard|celery"
+)
 # "or sausage", ", nor tea": more things left out by the same "no" or "isn't".
 MORE = rf"(?:\s*,?\s+(?:or|nor)\s+(?:any\s+)?{ITEM})"
 # A kitchen without an oven: "our oven died", "only a hob", "no-bake". The recipes whose
@@ -149,6 +153,9 @@ EXCLUSION = re.compile(
     r"\s+(?:any\s+|a\s+|an\s+|the\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
     rf"|\b(?P<free>{LETTER}+)-free\b"
+    # "nut free obviously", "a peanut allergy": said with a space or as an allergy, only of the
+    # foods people are allergic to or avoid ("feel free", "stress free" leave nothing out).
+    rf"|\b(?P<allergen>{AVOIDED})(?: free\b|\s+allerg(?:y|ies|ic)\b)"
     # "a no-pork household"; "no-bake" is a kitchen, "no-knead" a manner.
     rf"|\bno-(?!(?:bake|knead|cook|fuss|brainer|frills)\b)(?P<nofree>{LETTER}+)\b",
     re.I,
@@ -255,7 +262,7 @@ def read_question(question: str) -> ReadQuestion:
             continue  # "can it be made without the bacon?" asks about the recipe; it filters nothing
         more = list(MORE_ITEM.finditer(match["more"] or ""))
         items = [
-            (match["what"] or match["free"] or match["nofree"] or "").lower().split(),
+            (match["what"] or match["free"] or match["nofree"] or match["allergen"] or "").lower().split(),
             *(m["item"].lower().split() for m in more),
         ]
         kept = [

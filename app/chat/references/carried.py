@@ -524,7 +524,8 @@ def beside(
 ) -> Resolution:
     """A dish asked for beside a recipe ("and a starter to go with it?") keeps the diets,
     exclusions, kitchen and time asked for earlier: the coeliac guest eats the starter too."""
-    if not SERVED_WITH.search(message):
+    # The question as resolved: "what would go well on the side?" is beside the recipe in focus.
+    if not SERVED_WITH.search(resolution.question):
         return resolution
     asked = asked_for(history, names)
     kept = replace(asked, cuisine=None, dish=None, main=None, taste=None)

@@ -38,7 +38,15 @@ from dataclasses import replace
 from app.chat.listed_dishes import as_list
 from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
-from app.chat.references.carried import SAME_BUT, beside, carry_over, food_pointer, others, request_after
+from app.chat.references.carried import (
+    SAME_BUT,
+    beside,
+    carry_over,
+    constraints,
+    food_pointer,
+    others,
+    request_after,
+)
 from app.chat.references.descriptions import DURATION, by_time, described, matches, told_apart
 from app.chat.references.offered import (
     in_passing,
@@ -106,6 +114,7 @@ from app.chat.references.vocabulary import (
     SET_LEAD,
     SET_WORDS,
     SETTLED,
+    SIDE_ASKED,
     SLOW,
     STEP_ASKED,
     SWAP,
@@ -121,6 +130,7 @@ from app.chat.references.vocabulary import (
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
+from app.search.accompaniments import SERVED_WITH
 from app.search.question_reader import TOOLS
 from app.search.recipe_facts import facts
 from app.search.variants import said_whole
@@ -342,6 +352,15 @@ class Resolver:
             # "what's step 3 again?" after a turn about the Creamy Mashed Potatoes.
             question = f"{message[: step.end()]} of {the([self._focus.title])}{message[step.end() :]}"
             return Resolution(finish(question, message), [self._focus.id], rule="focus")
+        if not own and self._focus is not None and not SERVED_WITH.search(message):
+            side = SIDE_ASKED.search(message)
+            # "what would go well on the side?" after a turn about the Drunken beans: beside them;
+            # but "on the side - bread or some kind of dip" asks for a kind of dish of its own.
+            if side and constraints([message[: side.start()] + message[side.end() :]], self.names).empty():
+                question = (
+                    f"{message[: side.end()]}, alongside {the([self._focus.title])}{message[side.end() :]}"
+                )
+                return Resolution(finish(question, message), [self._focus.id], rule="focus")
         for rule in (
             self._exclusion,
             self._asked_anew,

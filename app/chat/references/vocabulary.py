@@ -299,6 +299,10 @@ STEP_ASKED = re.compile(
     rf"|\bthe (?P<nth>{'|'.join(STEP_NUMBERS)}) step\b",
     re.I,
 )
+# A side dish asked for with no dish named: "what would go well on the side?", "any sides?".
+SIDE_ASKED = re.compile(
+    r"\b(?:on|for) the side\b|\b(?:as|for) an? side(?: dish)?\b|\bside dish(?:es)?\b|\bany sides\b", re.I
+)
 # A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
 LACKING = re.compile(
     r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
