@@ -138,6 +138,17 @@ def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
     )
 
 
+def test_a_food_free_need_is_answered_from_the_ingredient_lines():
+    cookies = recipe("cookies", "Cookies", ingredients=["2 cups oats", "1 cup chopped nuts (optional)"])
+
+    assert compose("Can she eat the Cookies, nut-free?", [cookies, SOUP]).text == (
+        "Cookies [cookies] has nuts: 1 cup chopped nuts (optional)."
+    )
+    assert compose("Which of them are nut-free?", [cookies, SOUP]).text.endswith(
+        "Mushroom Soup [mushroom-soup] lists no nuts in its ingredients."
+    )
+
+
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
     stew = recipe("stew", "Stew", total_minutes=35)
 

@@ -1522,6 +1522,23 @@ def test_a_side_dish_asked_for_goes_beside_the_recipe_in_focus_and_keeps_the_die
     assert resolved.recipe_ids == ["drunken-beans"]
 
 
+def test_whether_a_recipe_suits_someone_asks_for_the_needs_said_of_them():
+    turns = (
+        "my brother's coming tomorrow and he's coeliac, dessert ideas?",
+        "These 3 recipes match best:\n- Pavlova\n- Rice Pudding\n- Honey Vanilla Ice Cream",
+    )
+
+    resolved = resolve("is the pavlova definitely safe for him?", *turns)
+
+    assert resolved.question == "Is the pavlova definitely safe for him, gluten-free?"
+    assert resolved.recipe_ids == ["pavlova"]
+    assert resolve(
+        "can she eat the second one?",
+        "my daughter has a nut allergy, cookies?",
+        "- **Pavlova**\n- **Oatmeal Cookies**",
+    ).question == ("Can she eat the Oatmeal Cookies, nut-free?")
+
+
 def test_a_course_to_go_with_it_goes_with_the_recipe_in_focus():
     turns = (
         "I'd love to cook something Indian this weekend",

@@ -477,13 +477,23 @@ NOT_INGREDIENTS = frozenset(
 )
 
 
+# Foods said in the singular before "-free" and counted in the plural: "nut-free" asks about nuts.
+COUNTED = frozenset({"nut", "peanut", "egg", "seed", "onion", "mushroom"})
+
+
 def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     """ "Do any of them have nuts?": the ingredient lines that say so, recipe by recipe."""
     match = HAS.search(own_words(question, recipes))
-    # Asked of recipes ("do any of them have", "is there … in it"), not a search ("recipes that have").
-    if not match or not (match["there"] or ASKS_OF.match(clause_before(question, match.start()))):
+    if match is None:
         return None
-    word = (match["what"] or match["there"]).lower()
+    # Asked of recipes ("do any of them have", "is there … in it", "can she eat it, nut-free?"),
+    # not a search ("recipes that have").
+    asking = question.strip() if match["free"] else clause_before(question, match.start())
+    if not (match["there"] or ASKS_OF.match(asking)):
+        return None
+    word = (match["what"] or match["there"] or match["free"]).lower()
+    # "nut-free" asks about nuts.
+    word = f"{word}s" if match["free"] and word in COUNTED else word
     if word in NOT_INGREDIENTS:
         return None
     targets = named_in(question, recipes) or list(recipes)

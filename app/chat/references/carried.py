@@ -38,6 +38,7 @@ from app.chat.references.vocabulary import (
     SETTLING,
     SHORTHAND,
     SPICY,
+    SUITS_SOMEONE,
     SWEET,
     SWITCH,
     WANTING,
@@ -533,6 +534,20 @@ def beside(
         return resolution
     question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(kept.carried())}", message)
     return replace(resolution, question=question, carried=[*resolution.carried, *kept.carried()])
+
+
+def for_whom(
+    resolution: Resolution, message: str, history: Sequence[Message], names: RecipeNames
+) -> Resolution:
+    """ "Is the pavlova safe for him?" after "he's coeliac" asks whether it is gluten-free: the
+    needs said earlier are what "safe" means."""
+    if not SUITS_SOMEONE.search(message):
+        return resolution
+    needs = [d for d in asked_for(history, names).diets if d not in constraints([message], names).diets]
+    if not needs:
+        return resolution
+    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(needs)}", message)
+    return replace(resolution, question=question, carried=[*resolution.carried, *needs])
 
 
 def others(

@@ -44,6 +44,7 @@ from app.chat.references.carried import (
     carry_over,
     constraints,
     food_pointer,
+    for_whom,
     others,
     request_after,
 )
@@ -253,6 +254,7 @@ class Resolver:
             # which inherits nothing.
             return replace(self._new_topic(message[start:], message), mentioned=self._named)
         resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
+        resolution = for_whom(resolution, message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
         if resolution.question == message and own:

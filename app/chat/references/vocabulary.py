@@ -299,6 +299,12 @@ STEP_ASKED = re.compile(
     rf"|\bthe (?P<nth>{'|'.join(STEP_NUMBERS)}) step\b",
     re.I,
 )
+# Whether a recipe suits someone the user cooks for: "is it safe for him?", "can she eat it?".
+SUITS_SOMEONE = re.compile(
+    r"\b(?:safe|ok|okay|fine|alright|suitable)\s+for\s+(?:him|her|them|my\s+\w+|the\s+kids?)\b"
+    r"|\bcan\s+(?:he|she|they)\s+(?:eat|have)\b",
+    re.I,
+)
 # A side dish asked for with no dish named: "what would go well on the side?", "any sides?".
 SIDE_ASKED = re.compile(
     r"\b(?:on|for) the side\b|\b(?:as|for) an? side(?: dish)?\b|\bside dish(?:es)?\b|\bany sides\b", re.I
