@@ -186,6 +186,11 @@ SETS = {
     # switches); measured once (454ce7e), then studied.
     "development, round 56": HERE / "followups_fiftysixth.jsonl",
     "development, round 57": HERE / "followups_fiftyseventh.jsonl",
+    # Written by someone who saw no code, at the start of the fourteenth round (58 and 59 to
+    # stress topic switches); measured once on the round's start (ed62d5f), then studied.
+    "development, round 58": HERE / "followups_fiftyeighth.jsonl",
+    "development, round 59": HERE / "followups_fiftyninth.jsonl",
+    "development, round 60": HERE / "followups_sixtieth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -263,6 +268,11 @@ SETS = {
     # studied.
     "held out, round 28": HERE / "followups_holdout_28.jsonl",
     "held out, round 29": HERE / "followups_holdout_29.jsonl",
+    # Written by someone who saw no code, at the start of the fourteenth round, both to stress
+    # topic switches; measured only on the round's start (ed62d5f) and its final code, never
+    # studied.
+    "held out, round 30": HERE / "followups_holdout_30.jsonl",
+    "held out, round 31": HERE / "followups_holdout_31.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -289,6 +299,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 27",
         "held out, round 28",
         "held out, round 29",
+        "held out, round 30",
+        "held out, round 31",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

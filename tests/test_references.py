@@ -1522,6 +1522,45 @@ def test_a_side_dish_asked_for_goes_beside_the_recipe_in_focus_and_keeps_the_die
     assert resolved.recipe_ids == ["drunken-beans"]
 
 
+def test_a_one_pot_request_is_carried_and_a_bread_to_dunk_goes_beside_the_soup():
+    assert resolve(
+        "any vegetarian ones?", "one pot meals pls, i hate washing up", "- **Älplermagronen**\n- **Lasagna**"
+    ).question == ("Any vegetarian recipes, in one pot?")
+    assert resolve(
+        "sweet. and something bready to dunk in it?",
+        "im vegan and want a hearty soup for the week",
+        "- **Turkish Red Lentil Soup**\n- **Lebanese Lentil Soup**",
+        "is the lebanese one good frozen?",
+        "Yes, the Lebanese Lentil Soup freezes well.",
+    ).question == ("Sweet. and something bready to dunk in the Lebanese Lentil Soup, vegan?")
+
+
+def test_anyway_said_as_a_sentence_turns_the_talk():
+    turns = ("wfh lunch under 15 min, go", "1. **Quesadilla**\n2. **Simple Tuna Salad**")
+
+    resolved = resolve(
+        "anyway lol. next weekend we're camping, is there a bread i could make over the fire?", *turns
+    )
+
+    assert "15" not in resolved.question and resolved.recipe_ids == []
+
+
+def test_a_food_lacked_from_a_list_the_user_has_is_no_recipe_set_aside():
+    turns = (
+        "something with tofu for dinner?",
+        "- **Hoisin Tofu and Broccoli**\n- **Mapo Tofu**\n- **Tofu Stir Fry**",
+        "let's go with the hoisin one, what do i need to buy",
+        "For **Hoisin Tofu and Broccoli** you'll need: tofu, broccoli, hoisin sauce, Shaoxing wine",
+    )
+
+    resolved = resolve(
+        "perfect, i've got basically all of that except the shaoxing wine — fine to skip it?", *turns
+    )
+
+    assert resolved.recipe_ids == ["hoisin-tofu-and-broccoli"]
+    assert "except the shaoxing wine" in resolved.question
+
+
 def test_whether_a_recipe_suits_someone_asks_for_the_needs_said_of_them():
     turns = (
         "my brother's coming tomorrow and he's coeliac, dessert ideas?",

@@ -128,6 +128,8 @@ KITCHENS = (
     (NO_OVEN, "without an oven"),
     (re.compile(r"\bslow[- ]?cooker|\bcrock[- ]?pot", re.I), "in a slow cooker"),
     (re.compile(r"\bair[- ]?fryer", re.I), "in an air fryer"),
+    # "one pot meals pls, i hate washing up": "one-pot" is a recipe fact, searched.
+    (re.compile(r"\bone[- ](?:pot|pan)\b|\bsingle pot\b", re.I), "in one pot"),
     (re.compile(r"\b(?:instant pot|pressure cooker)", re.I), "in a pressure cooker"),
     # "what can i eat that doesn't need any cooking", "no-cook".
     (

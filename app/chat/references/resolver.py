@@ -147,6 +147,13 @@ REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 Span = tuple[int, int, list[str], list[Recipe]]
 
 
+# What the user has of a list, before what they lack: "i've got basically all of that except".
+HAVE_ALL = re.compile(
+    r"\b(?:got|have)\s+(?:\w+\s+){0,2}?(?:all|everything)(?:\s+(?:of\s+)?(?:that|it|them|those))?[\s,]*$",
+    re.I,
+)
+
+
 def replaced_spans(message: str, spans: Sequence[Span], rule: str) -> Resolution:
     """The message with each span's words replaced by the titles of the recipes it picks,
     which are all resolved, in the order said."""
@@ -554,6 +561,8 @@ class Resolver:
                 continue  # "which ones have no dairy", "a strict no nuts policy": a need, said in a request
             if DURATION.match(what) and not re.search(r"\b(?:the|that|ones?)\b", match["clause"], re.I):
                 continue  # "i dont have 3 hours": the user's time, not "the 8 hour one"
+            if HAVE_ALL.search(message, 0, match.start()):
+                continue  # "i've got all of that except the shaoxing wine": a food lacked
             dislike = bool(re.match(rf"^(?:{DISLIKE}|(?:i'?m )?not a fan)", match["clause"], re.I))
             pointed = None
             hated = HATED.search(message[: match.start()])

@@ -32,6 +32,8 @@ SWITCH = re.compile(
     r"|(?:totally |completely )?sep[ae]rate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter|issue)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
+    # "anyway lol. next weekend we're camping …": the talk turns.
+    r"|^anyway\W*(?:lol|lmao|haha)?\s*[.!]+(?=\s)"
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
     r"|\bnow for the (?:grown[- ]?ups|adults|parents|kids|little ones)\b"
     r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b"
