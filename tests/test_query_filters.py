@@ -20,6 +20,8 @@ from app.search.question_reader import read_question
         ("cookies, nut free obviously", "cookies, obviously", {"exclude": ("nut",)}),
         ("my son has a peanut allergy, cookies?", "my son has a , cookies?", {"exclude": ("peanut",)}),
         ("feel free to suggest a stress free dinner", "feel free to suggest a stress free dinner", {}),
+        # "not just toast" is not only toast.
+        ("breakfast ideas that aren't just toast", "breakfast ideas that aren't just toast", {}),
         # A sugar-free dessert is a dessert without sugar, not a diabetic's dinner.
         ("sugar free dessert", "dessert", {"exclude": ("sugar",)}),
         ("breakfast that doesn't involve eggs", "breakfast that", {"exclude": ("eggs",)}),

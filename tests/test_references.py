@@ -3925,3 +3925,58 @@ def test_an_appliance_asked_about_for_a_recipe_stays_on_it():
 def test_that_of_a_wish_of_a_thing_to_buy_or_of_a_dish_craved_is_no_recipe_offered(message):
     assert "Considering" not in resolve(message, *SOUPS).question
     assert "Gypsy" not in resolve(message, *SOUPS).question
+
+
+@pytest.mark.parametrize(
+    ("message", "turns"),
+    [
+        # "them" are the guests, not the recipes offered.
+        (
+            "ok that's my weeknights covered. christmas eve is at mine tho, 10 of us, and everyone's"
+            " expecting a showstopper dessert, what would wow them",
+            ("low carb dinners pls", "- **Hellfire Steak**\n- **Miso Ginger Pork**\n- **Hamburger Patties**"),
+        ),
+        # "the second they walk in" is a moment, not the second recipe.
+        (
+            "perfect. it's meant to be -5 on saturday so i wanna hand people something hot to drink"
+            " the second they walk in, boozy is fine",
+            ("french bistro night, mains?", "- **Chicken in Red Wine Vinegar Sauce**\n- **Farci Tomatoes**"),
+        ),
+        # The set refused in a sentence of its own, then a new request.
+        (
+            "ugh my gf has a cold so she won't be up for any of that. what's a good gentle soup for her",
+            (
+                "spicy sichuan tonight",
+                "- **Mapo Tofu**\n- **Yibin Burning Noodles**\n- **Hoisin Pork Belly**",
+            ),
+        ),
+        # "it has to be something i can pack" asks for a dish; it points at none.
+        (
+            "the chowder sounds class. ok dinner sorted but what about tomorrow's lunch, no microwave"
+            " so it has to be something i can pack and eat cold",
+            (
+                "fish soup for dinner, under an hour",
+                "- **Finnish Salmon Soup**\n- **Newfoundland Cod Chowder**",
+            ),
+        ),
+        (
+            "so scrap all of that. whats a nice vegetarian main for two?",
+            ("japanese tonight", "- **Okonomiyaki**\n- **Miso Ginger Pork**"),
+        ),
+    ],
+)
+def test_a_new_request_after_a_remark_inherits_nothing(message, turns):
+    resolved = resolve(message, *turns)
+
+    assert resolved.recipe_ids == []
+    assert not re.search(r"\b(?:carb|hour|spicy|sichuan|bistro|japanese tonight)\b", resolved.question, re.I)
+
+
+def test_the_meal_said_before_a_request_replaces_the_meal_asked_before():
+    resolved = resolve(
+        "ok and for lunch, something i can take to uni?",
+        "Vegan. Breakfast ideas that aren't just toast?",
+        "- **Granola**\n- **Quick Breakfast Spaghetti**",
+    )
+
+    assert resolved.question == "ok and for lunch, what about vegan recipes i can take to uni?"

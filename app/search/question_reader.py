@@ -180,6 +180,8 @@ NOT_EXCLUDABLE = {
     *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
     "special",
     "help",
+    # "breakfast ideas that aren't just toast": not only toast.
+    *("just", "only", "simply"),
 }
 # Kitchen tools, which no ingredient list holds: "without a blender", "without the special pot"
 # ask of the kitchen, not of the ingredients.

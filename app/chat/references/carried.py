@@ -380,7 +380,8 @@ def carry_over(
         # do with lentils?": a main food makes no dessert (eggs can).
         dish=None
         if mine.dish
-        or MEAL.search(message)
+        # "ok and for lunch, something i can take to uni?": the meal may be said before the request.
+        or MEAL.search(f"{said_with} {message}")
         or (earlier.dish == "dessert" and mine.main not in (None, "eggs"))
         else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat

@@ -99,9 +99,11 @@ from app.chat.references.vocabulary import (
     PART_OF,
     PARTS,
     PASSED_ON,
+    PEOPLE_SAID,
     POINTER,
     QUICK,
     REFUSED_SET,
+    REFUSED_SET_SAID,
     RELATIVE,
     RELATIVE_TAIL,
     REQUEST,
@@ -152,6 +154,20 @@ HAVE_ALL = re.compile(
     r"\b(?:got|have)\s+(?:\w+\s+){0,2}?(?:all|everything)(?:\s+(?:of\s+)?(?:that|it|them|those))?[\s,]*$",
     re.I,
 )
+
+
+def people_pointer(message: str) -> bool:
+    """Whether each "them" or "they" of the message means people said before it in the message,
+    and no other word points into the set: "christmas eve at mine, 10 of us, what would wow them"."""
+    pointers = list(SET_WORDS.finditer(message))
+    return (
+        bool(pointers)
+        and not INTO_THE_SET.search(message)
+        and all(
+            m.group().lower() in ("them", "they") and PEOPLE_SAID.search(message, 0, m.start())
+            for m in pointers
+        )
+    )
 
 
 def replaced_spans(message: str, spans: Sequence[Span], rule: str) -> Resolution:
@@ -350,7 +366,8 @@ class Resolver:
     ) -> Resolution:
         if (more := others(message, history, [r.id for r in offered], self.names)) is not None:
             return more
-        if offered and (refused := REFUSED_SET.match(message)) and message[refused.end() :].strip():
+        refused = REFUSED_SET.match(message) or REFUSED_SET_SAID.search(message)
+        if offered and refused and message[refused.end() :].strip():
             # The set is refused: what follows is a new request, with nothing offered to point at.
             return self._resolve(message[refused.end() :], history, [], own)
         if offered and (course := self._next_course(message, offered)) is not None:
@@ -1132,6 +1149,7 @@ class Resolver:
         if (
             not SET_WORDS.search(message)
             or food_pointer(message, self.names)
+            or people_pointer(message)
             or (len(offered) == 1 and not re.search(r"\b(them|they|those|these)\b", message, re.I))
         ):
             return None

@@ -19,7 +19,7 @@ SWITCH = re.compile(
     r"\b((?<!and )forget(?!(?: about)?(?: (?:it|them))?\s*[.!?]*$)(?! to\b)"
     # "scratch pasta entirely".
     r"|(?:scratch|scrap|ditch|drop) (?:the )?[\w'-]+ (?:entirely|altogether|completely)"
-    r"|never ?mind|nvm|scrap (?:that|this|all that)|something (?:completely |totally )?different"
+    r"|never ?mind|nvm|scrap (?:all (?:of )?)?(?:that|this)\b|something (?:completely |totally )?different"
     r"|change of plans?|(?:new|next) (?:question|q)\b"
     # "anyway scrap the keto stuff for a sec".
     r"|(?:scratch|scrap|ditch|drop|forget) (?:the |all the )?[\w'-]+ (?:stuff|thing|idea|plan)s?"
@@ -92,6 +92,14 @@ REFUSED_SET = re.compile(
     r"(?:\s+(?:tbh|honestly|lol|tho|though|really))*\s*[.,;:!?—–-]+\s*",
     re.I,
 )
+# The set refused in a sentence of its own, before a new request: "… so she won't be up for any
+# of that. what's a good gentle soup".
+REFUSED_SET_SAID = re.compile(
+    r"\b(?:won'?t|wont|can'?t|cant|not|isn'?t|isnt)\s+(?:be\s+)?"
+    r"(?:up for|into|feeling|able to (?:eat|have|do))\s+any of (?:that|those|these|them|it)\b"
+    r"[^.!?]*[.!?]+\s+",
+    re.I,
+)
 ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3, "4th": 3}
 ORDINALS |= {"fifth": 4, "5th": 4, "last": -1, "final": -1, "middle": 1}
 ORDINALS |= {"second to last": -2, "second-to-last": -2, "penultimate": -2}
@@ -116,6 +124,8 @@ ORDINAL = re.compile(
     rf"(?!first(?:ly|,| of all| off)\b|first\s*(?:[?.!]|$))(?P<which>{ORDINAL_WORDS})"
     rf"(?!\s+(?:{NOT_COUNTED})s?\b)"
     r"(?!\s+of (?:it|my|our|the)\b)"
+    # "the second they walk in": the moment they do.
+    r"(?!(?<=second)\s+(?:they|i|we|you|he|she|people|ppl|guests|everyone)\b)"
     rf"(?:\s+(?P<count>two|three|2|3))?"
     r"(?:\s+(?:one|recipe|option|dish|suggestion|row|item|entry|entries)s?)?\b"
     # "kid #2 has an egg allergy" counts a child, not a recipe.
@@ -249,6 +259,8 @@ FOCUS = re.compile(
     r"it(?! takes? to (?:make|cook|bake|do) (?!it\b|th)\w)(?! all (?:week|day|night|weekend)\b)"
     # "dont care if it takes all afternoon": the cooking, however long.
     r"(?! takes? (?:all|most of the|the whole) (?:day|afternoon|morning|evening|night|weekend)\b)"
+    # "it has to be something i can pack": what is asked for, not a recipe.
+    r"(?! (?:has|needs|got) to be (?:something|anything|a|an|one)\b)"
     # "it's absolutely freezing here".
     r"(?!['’]s (?:(?:so|absolutely|really|super|pretty|bloody|very|way too|too|actually) )?"
     r"(?:in|on|at|next|this|tomorrow|tonight|going|gonna|getting|raining|snowing|fre+zing"
@@ -340,7 +352,9 @@ SET_WORDS = re.compile(
     # "here both days" counts days, not recipes.
     # "one of those air fryers everyone's obsessed with" is an appliance.
     rf"\b(those(?! lines)(?!\s+(?:{APPLIANCES})s?\b)|these|them|they|either(?!\s+[\w' ]{{1,40}}?\bor\b)"
-    r"|both(?!\s+(?:days|nights|weekends|meals|times))|all of them|all three"
+    # "where we both get stuck in": people.
+    r"|(?<!\bwe )(?<!\bus )(?<!\byou )(?<!\bthey )both(?!\s+(?:days|nights|weekends|meals|times))"
+    r"|all of them|all three"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)(?! of (?:us|you|them))|which ones?|wh?ich of|any of|thse"
     r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
@@ -712,7 +726,8 @@ FOOD_HAD_IT = re.compile(
 FOOD_GOT_IT = re.compile(
     r"\b(?:with|got|bought|brought|caught|shot|picked up|grabbed)\s+(?:a|an|some|this|these|a whole)\s+"
     r"(?!(?:recipe|dish|one|new)\b)[\w-]+\b(?:\(\W*\)|[^.?!])*?"
-    r"\b(?:cook|make|do|use|prep|roast|bake|grill|fry|eat)\s+(?P<it>it)\b",
+    # "… a whole octopus, whats the trick so it doesnt turn out rubbery".
+    r"(?:\b(?:cook|make|do|use|prep|roast|bake|grill|fry|eat)|\bso|\btill|\buntil)\s+(?P<it>it)\b",
     re.I,
 )
 # "bread going stale … a shame to bin it", "half a cabbage … using it up": a food, no recipe.
@@ -963,6 +978,13 @@ NEW_PERSON = re.compile(
     r"|girlfriend|boyfriend|partner|husband|wife|roommate|roomie|flatmate|housemate|friends?|parents|in-laws"
     r"|niece|nephew"
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
+    re.I,
+)
+# People said in a message, whom a later "them" or "they" may mean: "10 of us … what would wow
+# them", "two of the guests are vegetarian, what can i do for them".
+PEOPLE_SAID = re.compile(
+    rf"{NEW_PERSON.pattern}|\b(?:\d+|two|three|four|five|six|eight|ten|a few|some|all) of (?:us|the \w+)\b"
+    r"|\b(?:everyone|everybody|people|ppl|the lads|the girls|the boys|vegetarians|vegans)\b",
     re.I,
 )
 # Where a message's parts end: a sentence, a spaced dash, an emoji ("… every night already 😅
