@@ -76,6 +76,8 @@ def test_like_said_as_a_filler_names_no_likeness(client):
     # "till like thursday" compares the dish to nothing: the recipe named is kept to.
     question = "does the Egyptian Lentils stay ok in the fridge till like thursday? for like 3 days?"
     assert retrieved(client, question) == ["egyptian-lentils"]
+    question = "can i get the Egyptian Lentils on the table in time? I get home at like 7"
+    assert retrieved(client, question) == ["egyptian-lentils"]
 
 
 def test_a_question_is_read_strictly_for_names(client):

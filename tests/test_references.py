@@ -3980,3 +3980,58 @@ def test_the_meal_said_before_a_request_replaces_the_meal_asked_before():
     )
 
     assert resolved.question == "ok and for lunch, what about vegan recipes i can take to uni?"
+
+
+DRINKS = (
+    "warm drinks for a winter party",
+    "- **Italian Mulled Wine** – red wine with star anise; you can splash in limoncello at the end.\n"
+    "- **Glühwein** – red wine with cassis juice.\n- **Irish Coffee** – coffee with whiskey.\n"
+    "- **Indian tea** – black tea with ginger and cardamom.",
+    "any of those non alcoholic?",
+    "Just the **Indian tea** out of that list.",
+)
+CHICKENS = (
+    "chicken for a sunday family dinner",
+    "- **Spatchcock Chicken** – two whole chickens roasted.\n"
+    "- **Lemon and oregano chicken traybake** – thighs roasted with lemon.\n"
+    "- **Galinha Caipira** – a rural Brazilian stew of a whole chicken, onions and lard.",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "turns", "recipe_ids"),
+    [
+        # By what the assistant said of it, in the list before a side answer.
+        (
+            "ok back to the boozy stuff: the one where you said you can add limoncello, would white wine work?",
+            DRINKS,
+            ["italian-mulled-wine"],
+        ),
+        ("honestly the brazilian stew you mentioned is calling me", CHICKENS, ["galinha-caipira"]),
+        # "the shake" is the end of a title's word.
+        (
+            "fair. ok scratch the shake. between the others, which one can i prep on sunday?",
+            (
+                "healthy breakfast ideas",
+                "1. **Hearty Breakfast Oatmeal**\n2. **Oats**\n3. **Granola**\n4. **Sunday Morning Milkshake**",
+                "is granola actually healthy?",
+                "A bit of both: homemade lets you control the sugar.",
+            ),
+            ["hearty-breakfast-oatmeal", "oats", "granola"],
+        ),
+        # The list asked for with that word; "the 5 P's" counts no list.
+        (
+            "going back to the weeknight list — the 2nd one, what do the 5 P's mean?",
+            (
+                "quick weeknight pasta pls",
+                "1. Spaghetti aglio e olio\n2. Cinque Pi\n3. Garlic Butter Seafood Pasta\n4. Carbonara",
+                "and a baked pasta for sunday?",
+                "- **Baked Mostaccioli**\n- **Cheesy Pasta Bake**\n- **Baked pasta with broccoli, boiled eggs and"
+                " scamorza cheese**",
+            ),
+            ["cinque-pi"],
+        ),
+    ],
+)
+def test_a_recipe_pointed_at_by_what_was_said_of_it_or_of_its_list(message, turns, recipe_ids):
+    assert resolve(message, *turns).recipe_ids == recipe_ids

@@ -20,9 +20,8 @@ LIKENESS = re.compile(
     r"(?<!\bwould )(?<!\bi'd )(?<!\bi )(?<!\byou'd )"
     # "sounds like a plan": no likeness of a dish.
     r"(?<!\bsounds )(?<!\blooks )(?<!\bfeels )(?<!\bseems )\blike\b"
-    # "till like thursday", "in like an hour", "for like 20 min": a filler, no dish.
-    r"(?!\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|an hour|half an hour"
-    r"|\d+\s*(?:min|mins|minutes|hours?|hrs?|days)\b))"
+    # "till like thursday", "in like an hour", "for like 20 min", "home at like 7": a filler, no dish.
+    r"(?!\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|an hour|half an hour|\d))"
     r"|\bsimilar to\b|\binstead of\b|\brather than\b"
     r"|\balternative to\b|\bversion of\b|\bother than\b",
     re.I,

@@ -26,10 +26,12 @@ def matches(description: str, recipe: Recipe) -> int:
     if not wanted:
         return 0
     title = {key(t) for t in words(recipe.title)}
-    # A title word or its start: "the züri one" of the Zurich-Style Meat Saute, "the choc one";
-    # or the food of an adjective: "the soupy one".
+    # A title word, its start or its end: "the züri one" of the Zurich-Style Meat Saute, "the choc
+    # one", "the shake" of the Milkshake; or the food of an adjective: "the soupy one".
     if all(
-        w in title or (len(w) >= 4 and any(t.startswith(w) for t in title)) or set(foods(s)[1:]) & title
+        w in title
+        or (len(w) >= 4 and any(t.startswith(w) or t.endswith(w) for t in title))
+        or set(foods(s)[1:]) & title
         for w, s in zip(wanted, said_words, strict=True)
     ):
         return 3
@@ -116,6 +118,8 @@ CLAUSE_FILLER = frozenset(
     {"the", "one", "that", "which", "you", "can", "has", "have", "had", "need", "needs", "just", "done"}
     | {"made", "any", "some", "with", "and", "for", "was", "are", "goes", "go", "eat", "make", "cook", "use"}
     | {"takes", "take", "said", "mentioned", "sit", "around", "into", "onto", "from", "all", "really"}
+    # "the one where you said you can add limoncello": nearly every recipe adds or puts something.
+    | {"add", "added", "adding", "put", "could"}
 )
 NEGATION = frozenset({"doesnt", "dont", "not", "never", "no", "without", "isnt", "doesn", "don", "isn", "wo"})
 HOURS = re.compile(r"(?P<count>\d+)\s*(?:hours?|hrs?|h)\b", re.I)

@@ -123,6 +123,7 @@ from app.chat.references.vocabulary import (
     SWAP,
     SWEET,
     TAKEN_OUT,
+    TOLD_DESCRIBED,
     WHAT_THERE_IS,
     WHICHEVER,
     focus_pointer,
@@ -315,12 +316,18 @@ class Resolver:
             return at
         if (count := SET_COUNT.search(message)) is not None:
             size = NUMBER_WORDS.get(count["count"].lower()) or int(count["count"])
-            if len(turns[at]) != size:
-                return next((n for n in lists if len(turns[n]) == size), at)
+            # "the 5 P's" counts no list: the kind may still say which.
+            sized = next((n for n in lists if len(turns[n]) == size), None)
+            if len(turns[at]) != size and sized is not None:
+                return sized
         if (kind := SET_KIND.search(message)) is not None:
             what = re.sub(r"ies$", "y", kind["what"] or kind["kind"])  # "the curries"
 
             def fits(n: int) -> bool:
+                # "back to the weeknight list": the list the user asked for with that word.
+                asked = n > 0 and self._history[n - 1].role == "user" and self._history[n - 1].content
+                if asked and re.search(rf"\b{re.escape(what)}", asked, re.I):
+                    return True
                 return sum(matches(what, self.recipes[i]) > 0 for i in turns[n]) * 2 >= len(turns[n])
 
             if not fits(at):
@@ -844,7 +851,10 @@ class Resolver:
         unread = False
         # Every description of the message: "the spanish one!! … or the italian one instead".
         spans: list[Span] = []
-        for match in [*DESCRIBED.finditer(message), *BARE_ONE.finditer(message)]:
+        for match in sorted(
+            [*TOLD_DESCRIBED.finditer(message), *DESCRIBED.finditer(message), *BARE_ONE.finditer(message)],
+            key=lambda m: (m.start(), m.re is not TOLD_DESCRIBED),
+        ):
             said_one = re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
             if spans and (not said_one or any(s < match.end() and match.start() < e for s, e, *_ in spans)):
                 continue  # after a first, only "the … one": "sub chicken for the beef" is food
@@ -902,8 +912,11 @@ class Resolver:
             if not picked or (len(picked) == len(offered) and len(offered) > 1):
                 unread = unread or bool(said_one)
                 continue
+            # "the brazilian stew you mentioned": by what the assistant said of it.
+            told = match.re is TOLD_DESCRIBED
             if (
                 not re.search(r"\b(?:one|recipe|dish)s?$", match.group(0), re.I)
+                and not told
                 and matches(what, picked[0]) < 2
             ):
                 continue  # "the liver spread in it" is an ingredient; "the soup" is a dish

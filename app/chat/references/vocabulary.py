@@ -47,7 +47,7 @@ INTO_THE_SET = re.compile(
     r"\bthe (?:[\w'-]+ )?ones?\b|\bthe (?:other|others|remaining)\b|\bbetween the\b|\bwhat'?s left\b"
     # "the rest of us drink on fridays": people, not recipes.
     r"|\bthe rest\b(?! of (?:us|you|the (?:family|group|guests|table|week|day|time)))"
-    r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones\b"
+    r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones?\b"
     r"|\b(?:everything|anything|something|stuff|things|dishes|recipes) (?:in|on|from)"
     r" (?:ur|your|the|that|this) (?:list|table)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b"
@@ -209,6 +209,12 @@ DESCRIBED = re.compile(
     rf"\bthe\s+(?P<what>(?:{_DESCRIBING}\s+){{0,2}}?{_DESCRIBING}?(?=\s+(?:one|recipe|dish)s?\b)"
     rf"|(?:{_DESCRIBING}\s+){{0,2}}?{_DESCRIBING}?)"
     r"(?:\s+(?:one|recipe|dish)s?)?\b(?=[\s?.!,;:]|$)",
+    re.I,
+)
+# "the brazilian stew you mentioned": a description by what the assistant said.
+TOLD_DESCRIBED = re.compile(
+    rf"\bthe\s+(?P<what>(?:{_DESCRIBING}\s+){{0,2}}{_DESCRIBING})"
+    r"\s+(?:that\s+)?(?:you|u)(?:'ve)?\s+(?:mentioned|said|suggested|recommended|described)\b",
     re.I,
 )
 # "whichevers quicker of the two": the one a time tells apart.
