@@ -4003,7 +4003,7 @@ CHICKENS = (
     [
         # By what the assistant said of it, in the list before a side answer.
         (
-            "ok back to the boozy stuff: the one where you said you can add limoncello, would white wine work?",
+            "ok back to the boozy stuff: the one where you said you can add limoncello, white wine ok?",
             DRINKS,
             ["italian-mulled-wine"],
         ),
@@ -4013,7 +4013,8 @@ CHICKENS = (
             "fair. ok scratch the shake. between the others, which one can i prep on sunday?",
             (
                 "healthy breakfast ideas",
-                "1. **Hearty Breakfast Oatmeal**\n2. **Oats**\n3. **Granola**\n4. **Sunday Morning Milkshake**",
+                "1. **Hearty Breakfast Oatmeal**\n2. **Oats**\n3. **Granola**\n"
+                "4. **Sunday Morning Milkshake**",
                 "is granola actually healthy?",
                 "A bit of both: homemade lets you control the sugar.",
             ),
