@@ -4027,8 +4027,8 @@ CHICKENS = (
                 "quick weeknight pasta pls",
                 "1. Spaghetti aglio e olio\n2. Cinque Pi\n3. Garlic Butter Seafood Pasta\n4. Carbonara",
                 "and a baked pasta for sunday?",
-                "- **Baked Mostaccioli**\n- **Cheesy Pasta Bake**\n- **Baked pasta with broccoli, boiled eggs and"
-                " scamorza cheese**",
+                "- **Baked Mostaccioli**\n- **Cheesy Pasta Bake**\n"
+                "- **Baked pasta with broccoli, boiled eggs and scamorza cheese**",
             ),
             ["cinque-pi"],
         ),
