@@ -4036,3 +4036,29 @@ CHICKENS = (
 )
 def test_a_recipe_pointed_at_by_what_was_said_of_it_or_of_its_list(message, turns, recipe_ids):
     assert resolve(message, *turns).recipe_ids == recipe_ids
+
+
+def test_the_same_kind_of_thing_said_after_a_remark_keeps_what_was_asked_but_not_a_recipe_chosen():
+    resolved = resolve(
+        "cool. oh wait my sister's coming too and she's pescatarian,"
+        " so same kind of thing but with fish instead?",
+        "chicken dinner that takes under an hour?",
+        "- **Turkish-Style Spiced Chicken** – 40 min\n- **Exotic Ginger Cumin Chicken** – 35 min",
+        "turkish one sounds nice, can i make the spice blend myself?",
+        "Sure: cumin, paprika, a little cinnamon.",
+    )
+
+    assert resolved.question == (
+        "cool. oh wait my sister's coming too and she's pescatarian,"
+        " what about recipes with fish instead, ready in under an hour?"
+    )
+
+
+def test_drinks_had_by_the_guests_ask_for_no_drink():
+    resolved = resolve(
+        "ok cool, going with the paella. what could i put out as tapas while ppl are having drinks?",
+        "spanish dinner party for 8, a big rice dish",
+        "1. **Valencian Paella**\n2. **Valencian Baked Rice (Arroz al Horno)**",
+    )
+
+    assert resolved.rule != "switch"

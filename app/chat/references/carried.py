@@ -169,7 +169,11 @@ GLUT_AFTER = re.compile(
     r"\b(?P<food>[a-z]+) (?:to use up|to get through|that need(?:s)? using up|going (?:off|bad))\b", re.I
 )
 EMOJI_STOP = re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s+(?=\S)")
-SAME_BUT = re.compile(r"^(?:the )?same(?: (?:deal|thing|again|idea|question|for|here))?,? but\s+", re.I)
+SAME_BUT = re.compile(
+    r"^(?:the )?same(?: (?:deal|thing|again|idea|question|for|here"
+    r"|(?:kind|sort|type|kinda|sorta) of thing))?,? but\s+",
+    re.I,
+)
 # A statement of one's own: "I need a cold soup, ideally one made with kefir".
 DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
@@ -212,6 +216,9 @@ def request_after(remark: str, joint: str, request: str, names: RecipeNames) -> 
     return f"{remark}{joint}{request}"
 
 
+CHOSEN = re.compile(r"\b(?:the )?[\w'-]+ one (?:sounds|looks|seems|it is)\b", re.I)
+
+
 def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
     kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
@@ -252,7 +259,8 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
         for n, text in enumerate(users[since:], since)
         if not names.named(text) and ((n == 0 and history[0].role == "user") or not ASKS_ABOUT.search(text))
     ]
-    found = constraints(asked, names)
+    # "turkish one sounds nice": a recipe chosen, not a cuisine asked for.
+    found = constraints([CHOSEN.sub(" ", text) for text in asked], names)
     # "quick breakfast, 20 min max" reads as the Quick Breakfast Spaghetti, but asks no question
     # about it: its needs are asked for all the same (its dish words may be the title's).
     for text in users[since:]:
@@ -307,7 +315,7 @@ def carry_over(
     said_before = ELLIPSIS_LEAD.sub("", before).strip(" ?!.,")  # "cool, any veggie options?"
     # "… in a risotto mood now, got any?", "… a huge pot of soup going tho, what soups?".
     asked = ELLIPSIS_LEAD.sub("", last)
-    asks = (ELLIPTICAL.match(asked) or SHORT_ASK.match(asked)) and (
+    asks = (ELLIPTICAL.match(asked) or SHORT_ASK.match(asked) or SAME_BUT.match(asked)) and (
         last.rstrip().endswith("?") or ADDITIVE.match(last)
     )
     if re.fullmatch(r"any\s*\?+", asked):

@@ -949,6 +949,8 @@ OCCASION = re.compile(
     re.I,
 )
 DRINK = re.compile(
+    # "while ppl are having drinks", "over drinks": the occasion, no drink asked for.
+    r"(?<!\bhaving )(?<!\bover )"
     r"\b(?:drinks?|cocktails?|mocktails?|boozy|booze|punch|mulled|(?:spiced|hot) wine|sangria|lemonade"
     r"|smoothies?|hot chocolate|eggnog|fizzy|by the jug|a jug of|pitcher)\b",
     re.I,
