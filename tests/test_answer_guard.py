@@ -149,6 +149,12 @@ def test_a_food_free_need_is_answered_from_the_ingredient_lines():
     )
 
 
+def test_a_food_asked_left_out_of_a_recipe_that_has_none_is_said_whole():
+    assert compose("Could i make the Mushroom Soup without the coconut milk?", [SOUP]).text == (
+        "Mushroom Soup [mushroom-soup] lists no coconut milk, so it is made without it."
+    )
+
+
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
     stew = recipe("stew", "Stew", total_minutes=35)
 
@@ -187,11 +193,11 @@ def test_the_data_reads_how_hot_a_dish_is_from_its_ingredients():
 
     assert compose("Which is the least spicy?", [chili, mild]).text == (
         "By their ingredients, the mildest is Mild Stew [mild]: no chili or other hot ingredient."
-        " Chili [chili] has 1 tsp cayenne."
+        ' Chili [chili] lists "1 tsp cayenne".'
     )
     # The mild ones are said too: asked of the set, each recipe gets an answer.
     assert compose("Which is the spiciest?", [mild, chili]).text == (
-        "By their ingredients, the hottest is Chili [chili], with 1 tsp cayenne."
+        'By their ingredients, the hottest is Chili [chili], with "1 tsp cayenne".'
         " Mild Stew [mild]: no chili or other hot ingredient."
     )
 
@@ -455,8 +461,8 @@ def test_a_word_of_a_title_asks_nothing_and_the_mildest_is_the_one_whose_heat_ca
     text = compose(question, [KUNG_PAO, SATAY, PAPRIKASH]).text
 
     assert text.startswith(
-        "By their ingredients, the mildest is Chicken Paprikash [paprikash], with 1 tablespoon cayenne"
-        " pepper (optional)."
+        'By their ingredients, the mildest is Chicken Paprikash [paprikash], with "1 tablespoon cayenne'
+        ' pepper (optional)".'
     )
 
 

@@ -78,7 +78,9 @@ FEWEST = re.compile(
 WITHOUT = re.compile(
     r"\b(?:no|without|not? (?:have|has|use|contain)s?|doesn'?t (?:have|use|contain)|free of|"
     r"(?:does ?n[o']?t|doesn'?t|dont|don'?t|do not) (?:need|require)|"
-    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+|the\s+|a\s+|an\s+)?([a-z][a-z-]+)",
+    r"(?:has|have|uses?|contains?) no)\s+(?:any\s+|the\s+|a\s+|an\s+)?"
+    # "without the coconut milk": a food said in two words is asked whole.
+    r"([a-z][a-z-]+(?:\s+(?:milk|cream|oil|sauce|butter|cheese|flour|sugar|powder|paste|stock|wine|juice))?)",
     re.I,
 )
 # "which doesnt need baking?" asks about the oven.

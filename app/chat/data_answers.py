@@ -228,7 +228,10 @@ def _without(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         return _equipment(word, named_in(question, recipes) or list(recipes))
     free = [r for r in recipes if not contains(r, word)]
     having = [r for r in recipes if contains(r, word)]
-    if free:
+    if len(free) == 1 and not having and named_in(question, recipes) == free:
+        # "could i make it without the coconut milk?" of a recipe that has none.
+        text = f"{cite(free[0])} lists no {word}, so it is made without it."
+    elif free:
         text = f"Without {word}: {join([cite(r) for r in free])}."
     else:
         text = "" if len(having) == 1 else f"All of them have {word}."
@@ -568,8 +571,12 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     hot = {r.id: [line.strip() for line in r.ingredients if HOT.search(line)] for r in targets}
     mild = [r for r in targets if not hot[r.id]]
 
+    def lines(recipe: Recipe) -> str:
+        # Quoted: a line may be a sentence of its own ("A few dashes each - Nutmeg; Cayenne").
+        return "; ".join(f'"{line}"' for line in hot[recipe.id])
+
     def says(recipe: Recipe) -> str:
-        return f"{cite(recipe)} has {'; '.join(hot[recipe.id])}."
+        return f"{cite(recipe)} lists {lines(recipe)}."
 
     if len(targets) == 1:
         [recipe] = targets
@@ -591,10 +598,10 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
             lead = f"By their ingredients, the mildest {verb} {join([cite(r) for r in mild])}: {NOT_HOT}."
         elif ordered:
             mildest = ordered.pop(0)
-            lead = f"By their ingredients, the mildest is {cite(mildest)}, with {'; '.join(hot[mildest.id])}."
+            lead = f"By their ingredients, the mildest is {cite(mildest)}, with {lines(mildest)}."
     elif ordered:
         hottest = ordered.pop(0)
-        lead = f"By their ingredients, the hottest is {cite(hottest)}, with {'; '.join(hot[hottest.id])}."
+        lead = f"By their ingredients, the hottest is {cite(hottest)}, with {lines(hottest)}."
     # The mild ones are said too, unless the lead said them.
     calm = [] if MILDEST.search(asked) or not mild else [f"{join([cite(r) for r in mild])}: {NOT_HOT}."]
     text = " ".join([lead, *(says(r) for r in ordered), *calm]).strip()
