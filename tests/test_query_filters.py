@@ -29,6 +29,7 @@ from app.search.question_reader import read_question
         ("something vegan and gluten-free", "something and", {"vegan": True, "gluten_free": True}),
         ("a curry with no meat", "a curry with", {"vegetarian": True}),
         ("dinner in under 45 minutes", "dinner in", {"max_total_minutes": 45}),
+        ("need a quick lunch, i only have like 20 mins", "need a lunch, i", {"max_total_minutes": 20}),
         ("ready in half an hour", "ready", {"max_total_minutes": 30}),
         ("a stew within 2 hours", "a stew", {"max_total_minutes": 120}),
         # The limit says the hurry too: both leave the searched text.

@@ -4062,3 +4062,12 @@ def test_drinks_had_by_the_guests_ask_for_no_drink():
     )
 
     assert resolved.rule != "switch"
+
+
+def test_any_that_are_of_a_need_asks_among_those_offered():
+    turns = ("what's good for a kids birthday party", "- **Spaghetti and Meatballs**\n- **Basic Meatballs**")
+
+    assert resolve("any that are nut free?", *turns).recipe_ids == [
+        "spaghetti-and-meatballs",
+        "basic-meatballs",
+    ]

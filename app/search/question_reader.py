@@ -66,8 +66,10 @@ TIME_LIMITS = [
     re.compile(rf"\b{AMOUNT}\s*{UNIT}\s*(?:max(?:imum)?|or less|tops|at most|at the most)\b", re.I),
     # "I only have 40 minutes", "got 10 minutes", "I've literally got 10 minutes"
     re.compile(
-        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only |just |literally )?got|have only|have just)\s+"
-        rf"(?:about\s+)?{AMOUNT}\s*{UNIT}",
+        rf"\b(?:only (?:have|got)|(?:i've|i have|i) (?:only |just |literally )?got|have only|have just"
+        rf"|(?<=\bi )have|(?<=\bwe )have)\s+"
+        # "i only have like 20 mins".
+        rf"(?:about\s+|like\s+|around\s+|maybe\s+)?{AMOUNT}\s*{UNIT}",
         re.I,
     ),
     # "a 5 minute lunch", "30-minute dinners": the time as what kind of dish it is.

@@ -363,6 +363,8 @@ SET_WORDS = re.compile(
     r"|all of them|all three"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)(?! of (?:us|you|them))|which ones?|wh?ich of|any of|thse"
+    # "any that are nut free?": among those.
+    r"|any (?:that|which) (?:are|is) (?:[\w-]+[- ]free|vegan|vegetarian|veggie|mild|spicy|kid[- ]friendly)\b"
     r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
     re.I,
