@@ -155,6 +155,12 @@ def test_a_food_asked_left_out_of_a_recipe_that_has_none_is_said_whole():
     )
 
 
+def test_whether_a_recipe_suits_a_coeliac_is_whether_it_is_gluten_free():
+    assert compose("is the Mushroom Soup safe for a coeliac?", [SOUP]).text == (
+        "No: Mushroom Soup [mushroom-soup] is not marked gluten-free."
+    )
+
+
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
     stew = recipe("stew", "Stew", total_minutes=35)
 

@@ -1505,7 +1505,12 @@ def test_a_step_asked_by_its_number_is_a_step_of_the_recipe_in_focus(message, qu
             "what would go well on the side?",
             "What would go well on the side, alongside the Drunken beans (Pintos Borrachos), vegan?",
         ),
-        ("any sides?", "Any sides, alongside the Drunken beans (Pintos Borrachos), vegan?"),
+        ("any sides?", "Any vegan sides, alongside the Drunken beans (Pintos Borrachos)?"),
+        (
+            "ooh the second one sounds good. what would go well on the side?",
+            "Ooh the Drunken beans (Pintos Borrachos) sounds good. what would go well on the side,"
+            " alongside the Drunken beans (Pintos Borrachos), vegan?",
+        ),
     ],
 )
 def test_a_side_dish_asked_for_goes_beside_the_recipe_in_focus_and_keeps_the_diet(message, question):

@@ -64,6 +64,10 @@ DIETS = {
     "gluten free": "gluten_free",
     "dairy-free": "dairy_free",
     "dairy free": "dairy_free",
+    # "is the pavlova safe for a coeliac?": a coeliac eats gluten-free.
+    "coeliac": "gluten_free",
+    "celiac": "gluten_free",
+    "lactose": "dairy_free",
 }
 QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less time)\b", re.I)
 SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)

@@ -539,10 +539,12 @@ def beside(
         return resolution
     asked = asked_for(history, names)
     kept = replace(asked, cuisine=None, dish=None, main=None, taste=None)
-    if kept.empty():
+    # What the question says already is not said twice: "any vegan sides, alongside …".
+    unsaid = [c for c in kept.carried() if c.lower() not in resolution.question.lower()]
+    if not unsaid:
         return resolution
-    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(kept.carried())}", message)
-    return replace(resolution, question=question, carried=[*resolution.carried, *kept.carried()])
+    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(unsaid)}", message)
+    return replace(resolution, question=question, carried=[*resolution.carried, *unsaid])
 
 
 def for_whom(

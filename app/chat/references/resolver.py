@@ -277,13 +277,38 @@ class Resolver:
             # "k thanks, going with the salmon. my daughter turns 6 next week, …": a new topic,
             # which inherits nothing.
             return replace(self._new_topic(message[start:], message), mentioned=self._named)
-        resolution = beside(self._resolve(message, history, offered, own), message, history, self.names)
+        resolution = self._side_of(self._resolve(message, history, offered, own), message)
+        resolution = beside(resolution, message, history, self.names)
         resolution = for_whom(resolution, message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
+
+    def _side_of(self, resolution: Resolution, message: str) -> Resolution:
+        """ "what would go well on the side?" after a turn about the Drunken beans, or after "the
+        second one sounds good": a side dish beside the one recipe meant; but "on the side -
+        bread or some kind of dip" asks for a kind of dish of its own."""
+        side = SIDE_ASKED.search(resolution.question)
+        meant = resolution.recipe_ids or ([self._focus.id] if self._focus else [])
+        if (
+            side is None
+            or len(meant) != 1
+            or resolution.rule not in (None, "carry-over", *REFERRING)
+            or SERVED_WITH.search(resolution.question)
+            or (said := SIDE_ASKED.search(message)) is None
+            or not constraints([message[: said.start()] + message[said.end() :]], self.names).empty()
+            # "rice on the side": a food said, not a side asked for.
+            or ((food := re.search(r"([\w'-]+)\s+$", message[: said.start()])) and self.names.knows(food[1]))
+        ):
+            return resolution
+        question = resolution.question
+        title = the([self.recipes[meant[0]].title])
+        beside_it = f"{question[: side.end()]}, alongside {title}{question[side.end() :]}"
+        return replace(
+            resolution, question=finish(beside_it, message), recipe_ids=meant, rule=resolution.rule or "focus"
+        )
 
     def _new_topic(self, asked: str, message: str) -> Resolution:
         """A question on a new topic, without the remark said before it."""
@@ -385,15 +410,6 @@ class Resolver:
             # "what's step 3 again?" after a turn about the Creamy Mashed Potatoes.
             question = f"{message[: step.end()]} of {the([self._focus.title])}{message[step.end() :]}"
             return Resolution(finish(question, message), [self._focus.id], rule="focus")
-        if not own and self._focus is not None and not SERVED_WITH.search(message):
-            side = SIDE_ASKED.search(message)
-            # "what would go well on the side?" after a turn about the Drunken beans: beside them;
-            # but "on the side - bread or some kind of dip" asks for a kind of dish of its own.
-            if side and constraints([message[: side.start()] + message[side.end() :]], self.names).empty():
-                question = (
-                    f"{message[: side.end()]}, alongside {the([self._focus.title])}{message[side.end() :]}"
-                )
-                return Resolution(finish(question, message), [self._focus.id], rule="focus")
         for rule in (
             self._exclusion,
             self._asked_anew,

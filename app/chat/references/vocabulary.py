@@ -327,7 +327,9 @@ SUITS_SOMEONE = re.compile(
 )
 # A side dish asked for with no dish named: "what would go well on the side?", "any sides?".
 SIDE_ASKED = re.compile(
-    r"\b(?:on|for) the side\b|\b(?:as|for) an? side(?: dish)?\b|\bside dish(?:es)?\b|\bany sides\b", re.I
+    r"\b(?:on|for) the side\b|\b(?:as|for) an? side(?: dish)?\b|\bside dish(?:es)?\b"
+    r"|\bany (?:[\w-]+ )?sides\b",
+    re.I,
 )
 # A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
 LACKING = re.compile(
