@@ -388,8 +388,10 @@ def carry_over(
         # do with lentils?": a main food makes no dessert (eggs can).
         dish=None
         if mine.dish
-        # "ok and for lunch, something i can take to uni?": the meal may be said before the request.
-        or MEAL.search(f"{said_with} {message}")
+        # "ok and for lunch, something i can take to uni?": the meal may be said before the request,
+        # in its sentence ("had pasta for lunch. anything with eggs?" asks for no other meal).
+        or MEAL.search(re.split(r"[.!?]\s", said_with)[-1])
+        or MEAL.search(message)
         or (earlier.dish == "dessert" and mine.main not in (None, "eggs"))
         else earlier.dish,
         # "fish tonight" … "any soups?" asks for fish soups; a dessert or a diet without meat

@@ -26,15 +26,17 @@ def matches(description: str, recipe: Recipe) -> int:
     if not wanted:
         return 0
     title = {key(t) for t in words(recipe.title)}
-    # A title word, its start or its end: "the züri one" of the Zurich-Style Meat Saute, "the choc
-    # one", "the shake" of the Milkshake; or the food of an adjective: "the soupy one".
+    # A title word or its start: "the züri one" of the Zurich-Style Meat Saute, "the choc one";
+    # or the food of an adjective: "the soupy one".
     if all(
-        w in title
-        or (len(w) >= 4 and any(t.startswith(w) or t.endswith(w) for t in title))
-        or set(foods(s)[1:]) & title
+        w in title or (len(w) >= 4 and any(t.startswith(w) for t in title)) or set(foods(s)[1:]) & title
         for w, s in zip(wanted, said_words, strict=True)
     ):
         return 3
+    # The end of a title's word: "the shake" of the Milkshake, below a whole word ("the bread" is
+    # the Banana Bread before the Shortbread).
+    if all(w in title or (len(w) >= 4 and any(t.endswith(w) for t in title)) for w in wanted):
+        return 2
     tags = {key(t) for tag in recipe.tags for t in words(tag)}
     diets = {key(w) for label in recipe.diet_labels for w in words(label.replace("-", " "))}
     # And how its data says it is made: "the baked one", "the fried one", "no booze".

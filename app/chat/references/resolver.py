@@ -158,14 +158,18 @@ HAVE_ALL = re.compile(
 
 
 def people_pointer(message: str) -> bool:
-    """Whether each "them" or "they" of the message means people said before it in the message,
-    and no other word points into the set: "christmas eve at mine, 10 of us, what would wow them"."""
+    """Whether each "them" of the message means people said before it in the message, and no
+    other word points into the set: "christmas eve at mine, 10 of us, what would wow them"; but
+    "do they have nuts" asks of the recipes."""
     pointers = list(SET_WORDS.finditer(message))
+    done_to = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
     return (
         bool(pointers)
         and not INTO_THE_SET.search(message)
         and all(
-            m.group().lower() in ("them", "they") and PEOPLE_SAID.search(message, 0, m.start())
+            m.group().lower() == "them"
+            and PEOPLE_SAID.search(message, 0, m.start())
+            and done_to.search(message, 0, m.start())
             for m in pointers
         )
     )

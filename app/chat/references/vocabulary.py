@@ -213,7 +213,8 @@ DESCRIBED = re.compile(
 )
 # "the brazilian stew you mentioned": a description by what the assistant said.
 TOLD_DESCRIBED = re.compile(
-    rf"\bthe\s+(?P<what>(?:{_DESCRIBING}\s+){{0,2}}{_DESCRIBING})"
+    # One dish: "the sauces you mentioned" and "the chicken ones" are the list (SET_KIND).
+    rf"\bthe\s+(?P<what>(?:{_DESCRIBING}\s+){{0,2}}{_DESCRIBING}(?<!s))"
     r"\s+(?:that\s+)?(?:you|u)(?:'ve)?\s+(?:mentioned|said|suggested|recommended|described)\b",
     re.I,
 )
