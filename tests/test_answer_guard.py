@@ -161,6 +161,14 @@ def test_whether_a_recipe_suits_a_coeliac_is_whether_it_is_gluten_free():
     )
 
 
+def test_the_fewest_ingredients_are_counted_not_listed():
+    stew = recipe("stew", "Stew", ingredients=["beef", "carrots", "onions", "stock"])
+
+    assert compose(
+        "Considering the Stew and the Mushroom Soup, which has the fewest ingredients?", [stew, SOUP]
+    ).text == ("Mushroom Soup [mushroom-soup] has the fewest ingredients: 2. Stew [stew] has 4.")
+
+
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():
     stew = recipe("stew", "Stew", total_minutes=35)
 

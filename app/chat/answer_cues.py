@@ -116,6 +116,10 @@ PHASES: dict[str, re.Pattern[str]] = said_in_steps(
 PHASE = re.compile(
     r"\b(?:in the (?:fridge|freezer|oven)|to (?:set|chill|rise|marinate|rest|cool|soak|simmer))\b", re.I
 )
+# "which one has the fewest ingredients?": a ranking by the lists, not the lists themselves.
+INGREDIENT_COUNT = re.compile(
+    r"\b(?P<few>fewest|least|fewer|less)\b|\b(?:most|more)\b(?= ingredients?\b)", re.I
+)
 INGREDIENTS = re.compile(
     r"\b(what do i need|ingredients?|what goes in|what'?s in|what is in|shopping list|need to buy)\b", re.I
 )

@@ -30,6 +30,7 @@ from app.chat.answer_cues import (
     HOT,
     HOW_LONG,
     HOW_MANY,
+    INGREDIENT_COUNT,
     INGREDIENTS,
     KEEPING,
     KEPT,
@@ -441,6 +442,14 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = asked_of(INGREDIENTS, question, recipes)
     if not targets:
         return None
+    if len(targets) > 1 and (ranked := INGREDIENT_COUNT.search(own_words(question, recipes))):
+        ordered = sorted(targets, key=lambda r: len(r.ingredients), reverse=not ranked["few"])
+        first, *rest = ordered
+        most = "fewest" if ranked["few"] else "most"
+        others = " ".join(f"{cite(r)} has {len(r.ingredients)}." for r in rest)
+        return Composed(
+            f"{cite(first)} has the {most} ingredients: {len(first.ingredients)}. {others}", "ingredients"
+        )
     # Each recipe the question names, in the order it names them.
     lowered = question.lower()
     targets = sorted(targets, key=lambda r: lowered.find(r.title.lower()))
