@@ -157,19 +157,22 @@ HAVE_ALL = re.compile(
 )
 
 
+# What is done to people: "what would wow them", "something for them".
+DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
+
+
 def people_pointer(message: str) -> bool:
     """Whether each "them" of the message means people said before it in the message, and no
     other word points into the set: "christmas eve at mine, 10 of us, what would wow them"; but
     "do they have nuts" asks of the recipes."""
     pointers = list(SET_WORDS.finditer(message))
-    done_to = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
     return (
         bool(pointers)
         and not INTO_THE_SET.search(message)
         and all(
             m.group().lower() == "them"
             and PEOPLE_SAID.search(message, 0, m.start())
-            and done_to.search(message, 0, m.start())
+            and DONE_TO.search(message, 0, m.start())
             for m in pointers
         )
     )
@@ -292,20 +295,17 @@ class Resolver:
 
     def _side_of(self, resolution: Resolution, message: str) -> Resolution:
         """ "what would go well on the side?" after a turn about the Drunken beans, or after "the
-        second one sounds good": a side dish beside the one recipe meant; but "on the side -
-        bread or some kind of dip" asks for a kind of dish of its own."""
-        side = SIDE_ASKED.search(resolution.question)
+        second one sounds good": a side dish beside the one recipe meant."""
+        side, said = SIDE_ASKED.search(resolution.question), SIDE_ASKED.search(message)
         meant = resolution.recipe_ids or ([self._focus.id] if self._focus else [])
-        if (
-            side is None
-            or len(meant) != 1
-            or resolution.rule not in (None, "carry-over", *REFERRING)
-            or SERVED_WITH.search(resolution.question)
-            or (said := SIDE_ASKED.search(message)) is None
-            or not constraints([message[: said.start()] + message[said.end() :]], self.names).empty()
-            # "rice on the side": a food said, not a side asked for.
-            or ((food := re.search(r"([\w'-]+)\s+$", message[: said.start()])) and self.names.knows(food[1]))
-        ):
+        if side is None or said is None or len(meant) != 1 or SERVED_WITH.search(resolution.question):
+            return resolution
+        if resolution.rule not in (None, "carry-over", *REFERRING):
+            return resolution
+        rest = message[: said.start()] + message[said.end() :]
+        before = re.search(r"([\w'-]+)\s+$", message[: said.start()])
+        if not constraints([rest], self.names).empty() or (before and self.names.knows(before[1])):
+            # "on the side - bread or some kind of dip", "rice on the side": a dish of its own.
             return resolution
         question = resolution.question
         title = the([self.recipes[meant[0]].title])

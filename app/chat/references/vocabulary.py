@@ -993,7 +993,7 @@ NEW_PERSON = re.compile(
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
     re.I,
 )
-# People said in a message, whom a later "them" or "they" may mean: "10 of us … what would wow
+# People said in a message, whom a later "them" may mean: "10 of us … what would wow
 # them", "two of the guests are vegetarian, what can i do for them".
 PEOPLE_SAID = re.compile(
     rf"{NEW_PERSON.pattern}|\b(?:\d+|two|three|four|five|six|eight|ten|a few|some|all) of (?:us|the \w+)\b"
