@@ -167,6 +167,10 @@ def test_the_fewest_ingredients_are_counted_not_listed():
     assert compose(
         "Considering the Stew and the Mushroom Soup, which has the fewest ingredients?", [stew, SOUP]
     ).text == ("Mushroom Soup [mushroom-soup] has the fewest ingredients: 2. Stew [stew] has 4.")
+    # Tied recipes are said together.
+    assert compose(
+        "Considering the Mushroom Soup and the Onion Tart, which has fewer ingredients?", [SOUP, TART]
+    ).text == ("Mushroom Soup [mushroom-soup] and Onion Tart [onion-tart] have the fewest ingredients: 2.")
 
 
 def test_recipes_tied_for_quickest_are_said_to_take_the_same_time():

@@ -444,12 +444,12 @@ def _ingredients(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         return None
     if len(targets) > 1 and (ranked := INGREDIENT_COUNT.search(own_words(question, recipes))):
         ordered = sorted(targets, key=lambda r: len(r.ingredients), reverse=not ranked["few"])
-        first, *rest = ordered
+        count = len(ordered[0].ingredients)
+        tied = [r for r in ordered if len(r.ingredients) == count]
         most = "fewest" if ranked["few"] else "most"
-        others = " ".join(f"{cite(r)} has {len(r.ingredients)}." for r in rest)
-        return Composed(
-            f"{cite(first)} has the {most} ingredients: {len(first.ingredients)}. {others}", "ingredients"
-        )
+        lead = f"{join([cite(r) for r in tied])} {'has' if len(tied) == 1 else 'have'} the {most} ingredients"
+        others = [f"{cite(r)} has {len(r.ingredients)}." for r in ordered[len(tied) :]]
+        return Composed(" ".join([f"{lead}: {count}.", *others]), "ingredients")
     # Each recipe the question names, in the order it names them.
     lowered = question.lower()
     targets = sorted(targets, key=lambda r: lowered.find(r.title.lower()))
