@@ -350,10 +350,11 @@ def test_a_name_never_ends_in_with_or_and():
     assert names.named("Spaghetti with Meatballs, please") == ["spaghetti-and-meatballs"]
 
 
-def test_a_title_said_without_its_last_word_after_a_is_a_kind_of_dish_in_a_question():
+def test_a_title_said_without_its_last_word_is_a_kind_of_dish_in_a_question():
     names = RecipeNames({"qbs": "Quick Breakfast Spaghetti", "bcm": "Butter Chicken Masala Curry"})
 
     assert names.named("whats a quick breakfast, nothing fancy", kinds=True) == []
+    assert names.named("quick breakfast with eggs?", kinds=True) == []
     assert names.spelled("whats a quick breakfast") == "whats a quick breakfast"
     # Said with "the", it is the recipe; and an answer's "a butter chicken masala" names it.
     assert names.named("how long does the quick breakfast take?", kinds=True) == ["qbs"]

@@ -4076,3 +4076,11 @@ def test_any_that_are_of_a_need_asks_among_those_offered():
         "spaghetti-and-meatballs",
         "basic-meatballs",
     ]
+
+
+def test_the_first_one_of_a_single_recipe_offered_is_that_recipe():
+    turns = ("quick breakfast with eggs?", "This recipe matches:\n- Quick Breakfast Spaghetti (vegetarian)")
+
+    resolved = resolve("how long does the first one take?", *turns)
+
+    assert resolved.question == "How long does the Quick Breakfast Spaghetti take?"

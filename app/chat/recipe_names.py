@@ -101,6 +101,10 @@ class Mention:
     end: int
 
 
+# Words before a title said without its last word that point at the recipe: "the quick breakfast".
+DEFINITE = frozenset({"the", "that", "this", "your", "ur", "yr"})
+
+
 class RecipeNames:
     """The catalog's titles, ready to be found in any text."""
 
@@ -316,10 +320,11 @@ class RecipeNames:
     def _a_kind(
         self, tokens: Sequence[re.Match[str]], keys: Sequence[set[str]], start: int, length: int
     ) -> bool:
-        """Whether a title said without its last word is a kind of dish, said so: "whats a quick
-        breakfast" asks for no Quick Breakfast Spaghetti."""
+        """Whether a title said without its last word is a kind of dish: "whats a quick breakfast"
+        and "quick breakfast with eggs?" ask for no Quick Breakfast Spaghetti; "the quick
+        breakfast" points at it."""
         shortened = any(a in self._shortened for a in _combinations(keys[start : start + length]))
-        return shortened and start > 0 and tokens[start - 1].group().lower() in ("a", "an", "some", "any")
+        return shortened and (start == 0 or tokens[start - 1].group().lower() not in DEFINITE)
 
     def _longest_at(self, keys: Sequence[set[str]], start: int) -> tuple[int, str] | None:
         lengths = {n for k in keys[start] for n in self._lengths_from.get(k, ())}

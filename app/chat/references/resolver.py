@@ -738,6 +738,17 @@ class Resolver:
         return Resolution(question, [r.id for r in kept], rule="exclusion")
 
     def _ordinal(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        if len(offered) == 1 and (only := ORDINAL.search(message)) is not None:
+            # "how long does the first one take?" after one recipe offered: that one.
+            said_one = re.search(r"\b(?:one|recipe|option|dish)$", only.group(0), re.I)
+            if (
+                said_one
+                and only["which"]
+                and ORDINALS[only["which"].lower()] in (0, -1)
+                and not only["count"]
+            ):
+                replaced = message[: only.start()] + the([offered[0].title]) + message[only.end() :]
+                return Resolution(finish(replaced, message), [offered[0].id], rule="ordinal")
         if len(offered) < 2:
             return None
         if (pair := ORDINAL_PAIR.search(message)) is not None and len(offered) > 2:
