@@ -543,10 +543,7 @@ def beside(
     kept = replace(asked, cuisine=None, dish=None, main=None, taste=None)
     # What the question says already is not said twice: "any vegan sides, alongside …".
     unsaid = [c for c in kept.carried() if c.lower() not in resolution.question.lower()]
-    if not unsaid:
-        return resolution
-    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(unsaid)}", message)
-    return replace(resolution, question=question, carried=[*resolution.carried, *unsaid])
+    return said_after(resolution, unsaid, message)
 
 
 def for_whom(
@@ -557,10 +554,16 @@ def for_whom(
     if not SUITS_SOMEONE.search(message):
         return resolution
     needs = [d for d in asked_for(history, names).diets if d not in constraints([message], names).diets]
-    if not needs:
+    return said_after(resolution, needs, message)
+
+
+def said_after(resolution: Resolution, carried: list[str], message: str) -> Resolution:
+    """The resolved question with these requests said after it ("…, vegan?"), and reported as
+    carried; the same question when there are none."""
+    if not carried:
         return resolution
-    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(needs)}", message)
-    return replace(resolution, question=question, carried=[*resolution.carried, *needs])
+    question = finish(f"{resolution.question.rstrip(' ?!.')}, {', '.join(carried)}", message)
+    return replace(resolution, question=question, carried=[*resolution.carried, *carried])
 
 
 def others(
