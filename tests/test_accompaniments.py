@@ -19,6 +19,8 @@ from app.search.retrieval import Retriever
         ("what to serve with tacos", True),
         ("nibbles to go with a cold beer", True),
         ("what goes well with lamb", True),
+        ("what would go well on the side with a roast chicken?", True),
+        ("something bready to dunk in the soup", True),
         ("tacos with guacamole", False),
         ("a curry served hot", False),
     ],

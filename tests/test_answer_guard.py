@@ -136,6 +136,9 @@ def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
     assert compose("How many will the Tart make? i need like 24", [tart]).text == (
         "Tart [tart] serves 8. For 24, make it 3 times (24)."
     )
+    assert compose("How many will the Tart make? we'll be 10", [tart]).text == (
+        "Tart [tart] serves 8. For 10, make it 2 times (16)."
+    )
 
 
 def test_a_food_free_need_is_answered_from_the_ingredient_lines():

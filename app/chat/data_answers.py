@@ -415,9 +415,11 @@ def _how_long_for(phase: str, recipes: Sequence[Recipe]) -> Composed:
     return Composed(" ".join(lines), "time")
 
 
-# How many the cook needs, said beside the question: "i need like 24".
+# How many the cook needs, said beside the question: "i need like 24", "we'll be 10".
 NEEDED = re.compile(
-    r"\bneed (?:like |about |around |at least )?(?P<count>\d{1,3})\b(?!\s*(?:min|hour|h\b|°))", re.I
+    r"\b(?:need|(?:we|there)(?:'ll| will) be) (?:like |about |around |at least )?(?P<count>\d{1,3})\b"
+    r"(?!\s*(?:min|hour|h\b|°))",
+    re.I,
 )
 
 

@@ -23,7 +23,7 @@ SERVED_WITH = re.compile(
     r"\b(?:serve|served|serving|goes|pairs?|paired|eat)\s+(?:well\s+)?(?:with|alongside)\b"
     r"|(?<!\bi'll )(?<!\bill )(?<!\bi )(?<!\bi'd )(?<!\blet's )(?<!\bwe'll )(?<!\bwe )"
     r"\bgo\s+(?:well\s+)?with\b"
-    r"|\balongside\b|\baccompan(?:y|iment|iments)\b"
+    r"|\balongside\b|\baccompan(?:y|iment|iments)\b|\bon the side (?:with|of)\b"
     # "something bready to dunk in it", "to mop up the sauce".
     r"|\b(?:dunk|dunking|dip|dipping)\s+in(?:to)?\b|\bmop up\b",
     re.I,
