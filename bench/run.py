@@ -192,7 +192,7 @@ def measure_cold_start(env: dict[str, str], logs: Path, sizes: Sizes) -> dict:
     for _ in range(max(1, sizes.cold_reps // 2)):
         port = free_port()
         begun = time.perf_counter()
-        process = start(["local_host.py", "--port", str(port)], env, logs / "cold_host.log")
+        process = start(["local_host.py", "--port", str(port), "--no-warm-up"], env, logs / "cold_host.log")
         try:
             wait_listening(port, process)
             listening = time.perf_counter() - begun
@@ -239,7 +239,7 @@ def main() -> None:
     try:
         fake_process = start(["bench/fake_openai.py", "--port", str(fake_port)], {}, work / "fake.log")
         processes.append(fake_process)
-        host = start(["local_host.py", "--port", str(app_port)], env, work / "host.log")
+        host = start(["local_host.py", "--port", str(app_port), "--no-warm-up"], env, work / "host.log")
         processes.append(host)
         wait_listening(fake_port, fake_process)
         wait_listening(app_port, host)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from starlette.routing import Route
+from starlette.testclient import TestClient
 
 import function_app
+from app import services
 from local_host import create_app, is_catch_all, registered_functions, route_prefix
 
 
@@ -43,3 +45,37 @@ def test_the_catch_all_for_azure_answers_json_404_with_a_request_id():
     assert response.status_code == 404
     assert response.body == b'{"error":"There is nothing at this path."}'
     assert response.headers["x-request-id"]
+
+
+def test_a_warmed_host_builds_the_providers_as_it_starts(monkeypatch):
+    """`python local_host.py` starts building the providers (on a first run, indexing the shipped
+    catalog) before any request, so that the first question does not begin that wait."""
+    built = []
+
+    async def build_services(settings):
+        built.append(settings)
+        return services.Services(None, None)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(services, "build_services", build_services)
+    monkeypatch.setattr(services, "_services", None)
+
+    with TestClient(create_app(function_app.app)):
+        assert built == []
+    with TestClient(create_app(function_app.app, warm_up=True)):
+        pass
+    assert built == [function_app.settings]
+
+
+def test_a_host_whose_providers_fail_at_start_still_serves(monkeypatch, caplog):
+    async def build_services(settings):
+        raise RuntimeError("secret-key-123 refused")
+
+    monkeypatch.setattr(services, "build_services", build_services)
+    monkeypatch.setattr(services, "_services", None)
+
+    with TestClient(create_app(function_app.app, warm_up=True)) as client:
+        response = client.get("/api/nope")
+
+    assert response.status_code == 404
+    assert "could not be built at start" in caplog.text
+    assert "secret-key-123" not in caplog.text
