@@ -191,6 +191,10 @@ SETS = {
     "development, round 58": HERE / "followups_fiftyeighth.jsonl",
     "development, round 59": HERE / "followups_fiftyninth.jsonl",
     "development, round 60": HERE / "followups_sixtieth.jsonl",
+    # Written by someone who saw no code, at the start of the fifteenth round (61 to the switch
+    # brief, 62 to the hard brief); measured once (f00ea93), then studied.
+    "development, round 61": HERE / "followups_sixtyfirst.jsonl",
+    "development, round 62": HERE / "followups_sixtysecond.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -273,6 +277,11 @@ SETS = {
     # studied.
     "held out, round 30": HERE / "followups_holdout_30.jsonl",
     "held out, round 31": HERE / "followups_holdout_31.jsonl",
+    # Written by someone who saw no code, at the start of the fifteenth round (32 to the switch
+    # brief, 33 to the hard brief); measured only on the round's start (f00ea93) and its final
+    # code, never studied.
+    "held out, round 32": HERE / "followups_holdout_32.jsonl",
+    "held out, round 33": HERE / "followups_holdout_33.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -301,6 +310,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 29",
         "held out, round 30",
         "held out, round 31",
+        "held out, round 32",
+        "held out, round 33",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -56,3 +56,20 @@ async def test_the_catalog_offers_sides_and_condiments_for_a_dish(retriever: Ret
 
     assert len(retrieval.found) == 3
     assert course(retrieval.found[0].recipe) in BESIDE
+
+
+async def test_beside_a_catalog_recipe_the_sides_suit_it_rather_than_share_its_words(retriever: Retriever):
+    """Beside the Kung Pao chicken, Asian sides, not other chicken dishes."""
+    retrieval = await retriever.retrieve_question(
+        "What would go well with the Spicy Kung Pao-Style Chicken on the side?", 3
+    )
+
+    assert [course(f.recipe) for f in retrieval.found] == ["side dish"] * 3
+    assert "ginger-garlic-broccoli" in [f.recipe.id for f in retrieval.found]
+
+
+async def test_a_course_to_go_with_a_catalog_recipe_comes_from_its_cuisine(retriever: Retriever):
+    retrieval = await retriever.retrieve_question("a dessert to go with the Lasagna", 3)
+
+    assert [course(f.recipe) for f in retrieval.found] == ["dessert"] * 3
+    assert "tiramisu" in [f.recipe.id for f in retrieval.found]

@@ -4084,3 +4084,50 @@ def test_the_first_one_of_a_single_recipe_offered_is_that_recipe():
     resolved = resolve("how long does the first one take?", *turns)
 
     assert resolved.question == "How long does the Quick Breakfast Spaghetti take?"
+
+
+def test_a_diet_said_not_to_be_needed_is_not_carried():
+    history = (
+        "gluten free chicken dinner ideas, my husband's coeliac",
+        "Some naturally gluten-free chicken dinners: **Chicken Paprikash** and **Roasted chicken breast**.",
+    )
+
+    resolved = resolve("and a dessert for my mum? she's not coeliac so normal pastry is fine", *history)
+
+    assert "gluten" not in resolved.question.lower()
+    assert "gluten" in resolve("and a dessert for my mum?", *history).question.lower()
+
+
+def test_while_i_have_you_changes_the_topic():
+    history = (
+        "gluten free chicken dinner ideas",
+        "Some naturally gluten-free chicken dinners: **Chicken Paprikash** and **Roasted chicken breast**.",
+    )
+
+    resolved = resolve("perfect ty. oh also while i have u — do u have a good apple pie?", *history)
+
+    assert resolved.recipe_ids == []
+    assert "gluten" not in resolved.question.lower() and "Paprikash" not in resolved.question
+
+
+def test_a_change_of_topic_that_names_a_recipe_of_the_conversation_asks_about_it():
+    history = (
+        "veggie dinner, 30 min max",
+        "Try the **Mushroom Stroganov** (mushrooms, mustard and smoked paprika) or the **Cinque Pi**.",
+    )
+
+    resolved = resolve(
+        "thank u!! ok random but the smoked paprika jar broke. does the strogonof still work without it?",
+        *history,
+    )
+
+    assert "mushroom-stragonov" in resolved.recipe_ids
+    assert resolved.rule != "switch"
+
+
+def test_the_same_kinda_thing_keeps_what_was_asked():
+    history = ("quick vegetarian lunch, 20 min max", "Try the **Quesadilla** or the **Tuna Salad**.")
+
+    resolved = resolve("same kinda thing but for breakfast?", *history)
+
+    assert "breakfast" in resolved.question and "20 minutes" in resolved.question

@@ -14,8 +14,9 @@ import re
 from collections.abc import Sequence
 from typing import TypeVar
 
+from app.recipes import Recipe
 from app.search.open_question import Ranked
-from app.search.recipe_facts import COURSES, course
+from app.search.recipe_facts import COURSE_WORDS, COURSES, CUISINES, course
 from app.search.text import content_words
 
 # Not "I'll go with the risotto", a choice.
@@ -43,23 +44,38 @@ def asks_for_accompaniments(question: str) -> bool:
     return SERVED_WITH.search(question) is not None
 
 
-def search_text(question: str, searched: str) -> tuple[str, bool]:
+def search_text(question: str, searched: str, dishes: Sequence[Recipe] = ()) -> tuple[str, bool]:
     """What to search for a question about what goes with a dish, and whether what is eaten
     beside a dish comes first. "A dessert to go with the Lasagna" asks for a kind of dish: its
     words alone are searched, since the Lasagna's would bring its kin back. "What do I serve
-    with tacos?" asks for none: the tacos' words find what goes with them, sides first."""
+    with tacos?" asks for none: the tacos' words find what goes with them, sides first.
+
+    When the dish is a catalog recipe (`dishes`), its cuisine is searched instead of its words:
+    beside the Kung Pao chicken, Asian sides rather than other chicken dishes; with the Lasagna,
+    an Italian dessert."""
     said = [m.group(0) for m in PAIRED.finditer(question)]
     if not said:
         return searched, False
     rest = searched
     for phrase in said:
         rest = rest.replace(phrase, " ")
+    kin = " ".join(dict.fromkeys(tag for dish in dishes for tag in dish.tags if tag in CUISINES))
     asked = set(content_words(rest)) - ASKING
     if not asked:
-        return searched, True
+        return (f"{kin} {COURSE_WORDS['side dish']}".strip() if dishes else searched), True
     # What is eaten beside a dish still comes first, unless another course is asked for.
     course = next((name for name, words in COURSES if asked & words), None)
-    return " ".join(rest.split()), course is None or course in BESIDE
+    return " ".join(f"{rest} {kin if paired_course(searched, said[0]) else ''}".split()), (
+        course is None or course in BESIDE
+    )
+
+
+def paired_course(searched: str, phrase: str) -> str | None:
+    """The course said just before what it goes with: "a dessert [to go with the Lasagna]", "and
+    drinks [to go with them]"; not "Sweet. and something bready [to dunk in it]"."""
+    before = re.split(r"[.!?]\s+", searched[: max(searched.find(phrase), 0)])[-1]
+    near = set(content_words(" ".join(before.split()[-4:])))
+    return next((name for name, words in COURSES if near & words), None)
 
 
 def beside_first(found: Sequence[T], top: int) -> list[T]:

@@ -60,6 +60,7 @@ SHELLFISH = frozenset(LEXICON["shellfish"])
 MEAT = frozenset(LEXICON["meat"])
 # Cookies are baked though their steps may only say "cook for 10 minutes".
 BAKED_WORDS = frozenset(LEXICON["baked_words"])
+CUISINES = frozenset(LEXICON["cuisines"])
 # Drinks and dishes with these hold alcohol ("a drink that's not alcoholic"); wine vinegar
 # does not.
 ALCOHOL = re.compile(r"\b(" + "|".join(LEXICON["alcohol"]) + r")\b(?!\s+vinegar)", re.I)

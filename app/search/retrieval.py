@@ -107,14 +107,20 @@ class Retriever:
             return Retrieval(
                 searched, applied, varied([f for f in found if f.recipe.id not in left], top), semantic
             )
-        searched, beside = accompaniments.search_text(question, searched)
+        # The dish something goes beside, when it is a catalog recipe: what suits it is searched.
+        dishes = (
+            await self.store.get_many(left)
+            if left and accompaniments.asks_for_accompaniments(question)
+            else []
+        )
+        searched, beside = accompaniments.search_text(question, searched, dishes)
         cooks_for = servings.people(question)
         prefers = preferences(read.intents) if read is not None else []
         wider = servings.WIDER if cooks_for or prefers else 1
         wanted = max(top, len(named)) if named else top * wider + len(left)
         beside = beside and not named
         if beside:
-            wanted = top * accompaniments.WIDER
+            wanted = top * accompaniments.WIDER * (3 if dishes else 1)
         found = await self.retrieve(searched, wanted, mode=mode, filters=applied, semantic=semantic)
         if named:
             found = await self.keep_named(named, found, applied)

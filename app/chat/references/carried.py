@@ -31,6 +31,7 @@ from app.chat.references.vocabulary import (
     MORE,
     MORE_THAT,
     NEEDS,
+    NOT_NEEDED,
     ORDINAL,
     REQUEST,
     SAVOURY,
@@ -171,7 +172,7 @@ GLUT_AFTER = re.compile(
 EMOJI_STOP = re.compile(r"\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+\s+(?=\S)")
 SAME_BUT = re.compile(
     r"^(?:the )?same(?: (?:deal|thing|again|idea|question|for|here"
-    r"|(?:kind|sort|type|kinda|sorta) of thing))?,? but\s+",
+    r"|(?:kind|sort|type|kinda|sorta) of thing|(?:kinda|sorta) thing))?,? but\s+",
     re.I,
 )
 # A statement of one's own: "I need a cold soup, ideally one made with kefir".
@@ -382,7 +383,13 @@ def carry_over(
         # "something for breakfast" adds to what was asked.
         return None
     inherited = Constraints(
-        diets=[d for d in earlier.diets if d not in mine.diets],
+        # "she's not coeliac so normal pastry is fine": a diet said not to be needed is not kept.
+        diets=[
+            d
+            for d in earlier.diets
+            if d not in mine.diets
+            and not (d in NOT_NEEDED and NOT_NEEDED[d].search(f"{said_with} {message}"))
+        ],
         cuisine=None if mine.cuisine else earlier.cuisine,
         # "and something for dinner?" after desserts asks for no dessert, nor does "what can I
         # do with lentils?": a main food makes no dessert (eggs can).

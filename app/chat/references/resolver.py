@@ -229,7 +229,7 @@ class Resolver:
     def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         own = self.names.named(message, kinds=True)
         history = as_read(history)
-        if not history or switches_topic(message):
+        if not history or (switches_topic(message) and not self._names_said(message, history)):
             # The remark before the change of topic ("goulash it is then. separately, …")
             # is no part of the new question.
             return self._new_topic(message[switch_start(message) :] if history else message, message)
@@ -292,6 +292,16 @@ class Resolver:
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)
+
+    def _names_said(self, message: str, history: Sequence[Message]) -> bool:
+        """Whether what follows a change of topic names a recipe of the conversation: "ok random
+        but my cat knocked the paprika over … does the strogonof still work without it?" asks
+        about that recipe."""
+        context = " ".join(turn.content for turn in history)
+        talked_of = {i for turn in history for i in self.names.in_conversation(turn.content, context)}
+        return any(
+            i in talked_of for i in self.names.in_conversation(message[switch_start(message) :], context)
+        )
 
     def _side_of(self, resolution: Resolution, message: str) -> Resolution:
         """ "what would go well on the side?" after a turn about the Drunken beans, or after "the

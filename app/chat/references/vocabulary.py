@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from app.chat.name_spelling import key
 from app.search.question_reader import NEGATED, NO_ALCOHOL
+from app.search.recipe_facts import CUISINES
 
 # A question aside: it changes the topic for itself alone, and the talk comes back after it.
 SIDE_QUESTION = r"side (?:q|question)\b|side (?:thing|note)(?=\s*[—–:,-])"
@@ -28,7 +29,7 @@ SWITCH = re.compile(
     rf"|{SIDE_QUESTION}"
     r"|^random(?: but| thought| one)?|(?:completely|totally|kinda|slightly) random|random but"
     r"|switch(?:ing)? gears|chang(?:e|ing) (?:of )?(?:the )?subject|on a different note|moving on"
-    r"|(?<![\w ] )separately(?=,)"
+    r"|(?<![\w ] )separately(?=,)|while i(?:'ve| have) (?:got )?(?:you|u)\b"
     r"|(?:totally |completely )?sep[ae]rate (?:\w+ )?(?:thing|question|q|note|topic|problem|matter|issue)"
     r"|(?:totally|completely) separate(?=\s*[—–:-])"
     r"|random,? but|(?:my )?(?:real|main|actual) question is|meanwhile)\b"
@@ -526,44 +527,6 @@ SETTLING = re.compile(r"^\s*(?:ok(?:ay)?|fine|alright|all right)\b|\b(?:then|ins
 ADDITIVE = re.compile(r"^(?:and|also|or|what about|how about|any)\b", re.I)
 HEAD = re.compile(r"\b(?:ones?|something|anything|recipes?|dishes|dish|ideas?|options?|stuff)\b", re.I)
 
-CUISINES = frozenset(
-    [
-        "italian",
-        "french",
-        "mexican",
-        "indian",
-        "asian",
-        "chinese",
-        "japanese",
-        "thai",
-        "greek",
-        "spanish",
-        "american",
-        "russian",
-        "english",
-        "mediterranean",
-        "portuguese",
-        "swiss",
-        "german",
-        "turkish",
-        "lebanese",
-        "irish",
-        "korean",
-        "vietnamese",
-        "moroccan",
-        "brazilian",
-        "peruvian",
-        "filipino",
-        "hungarian",
-        "polish",
-        "belgian",
-        "dutch",
-        "austrian",
-        "swedish",
-        "danish",
-        "finnish",
-    ]
-)
 DISHES = frozenset(
     [
         "soup",
@@ -618,6 +581,24 @@ NEEDS = {
     "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
+}
+# A diet said not to be needed: "she's not coeliac", "he isn't vegan any more".
+NOT_NEEDED = {
+    diet: re.compile(
+        rf"\b(?:not|isn'?t|aren'?t|no longer|not actually)\s+(?:an?\s+|strictly\s+|really\s+)?(?:{said})\b",
+        re.I,
+    )
+    for diet, said in {
+        "vegetarian": "vegetarian|veggie",
+        "vegan": "vegan",
+        "gluten-free": "co?eliac|celiac|gluten[- ]free|gluten intolerant",
+        "dairy-free": "dairy[- ]free|lactose intolerant",
+        "nut-free": "nut[- ]free|allergic to nuts",
+        "keto": "keto|low[- ]carb",
+        "pescatarian": "pesc[ae]tarian",
+        "diabetic": "diabetic",
+        "non-alcoholic": "non[- ]?alcoholic|teetotal",
+    }.items()
 }
 # A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
 SPICY = re.compile(
