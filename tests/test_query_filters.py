@@ -28,6 +28,13 @@ from app.search.question_reader import read_question
         ("a vegetarian main I can make ahead", "a main I can make ahead", {"vegetarian": True}),
         ("something vegan and gluten-free", "something and", {"vegan": True, "gluten_free": True}),
         ("a curry with no meat", "a curry with", {"vegetarian": True}),
+        # A need said not to apply is none; said of one person against another's, it is.
+        (
+            "a dessert? she's not coeliac so normal pastry is fine",
+            "a dessert? she's not so normal pastry is fine",
+            {},
+        ),
+        ("i'm not vegan but my partner is, dinner?", "i'm not but my partner is, dinner?", {"vegan": True}),
         ("dinner in under 45 minutes", "dinner in", {"max_total_minutes": 45}),
         ("need a quick lunch, i only have like 20 mins", "need a lunch, i", {"max_total_minutes": 20}),
         ("ready in half an hour", "ready", {"max_total_minutes": 30}),

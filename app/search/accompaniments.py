@@ -57,8 +57,8 @@ def search_text(question: str, searched: str, dishes: Sequence[Recipe] = ()) -> 
     if not said:
         return searched, False
     rest = searched
-    for phrase in said:
-        rest = rest.replace(phrase, " ")
+    for phrase in [*said, *(dish.title for dish in dishes)]:
+        rest = rest.replace(phrase, " ")  # the dish's title too: "the Chicken Wings. what goes with it?"
     kin = " ".join(dict.fromkeys(tag for dish in dishes for tag in dish.tags if tag in CUISINES))
     asked = set(content_words(rest)) - ASKING
     if not asked:

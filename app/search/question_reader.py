@@ -48,6 +48,16 @@ DIETS = {
 }
 # What denies the words before it: "a meal without meat isn't a meal".
 DENIED = re.compile(r"\s+(?:isn'?t|is not|ain'?t)\s+(?:an?|real|proper)\b", re.I)
+# A need said not to apply: "she's not coeliac so normal pastry is fine"; but "i'm not vegan but
+# my partner is" asks for it.
+NOT_BEFORE = re.compile(r"\b(?:not|isn'?t|aren'?t|no longer)\s+(?:an?\s+|strictly\s+|really\s+)?$", re.I)
+BUT_AFTER = re.compile(r"\s*,?\s*(?:but|though|tho|although)\b", re.I)
+
+
+def said_not_to_apply(text: str, need: re.Match[str]) -> bool:
+    return bool(NOT_BEFORE.search(text, 0, need.start())) and not BUT_AFTER.match(text, need.end())
+
+
 # One pattern a diet: "can't have gluten or dairy" says two, in words they share.
 DIET_PHRASES = {name: re.compile(rf"\b(?:{words})\b", re.I) for name, words in DIETS.items()}
 
@@ -255,8 +265,10 @@ def read_question(question: str) -> ReadQuestion:
         for match in said_as.finditer(question):
             if DENIED.match(question, match.end()):
                 continue  # "he thinks a meal without meat isn't a meal": no diet asked for
-            diet[name] = True
             text = text.replace(match.group(0), " ")
+            if said_not_to_apply(question, match):
+                continue  # "she's not coeliac": no diet asked for, nor searched
+            diet[name] = True
     excluded: list[str] = []
     found = read_intents(question)
     for match in EXCLUSION.finditer(question):
@@ -274,7 +286,11 @@ def read_question(question: str) -> ReadQuestion:
         kept = [
             " ".join(words)
             for words in items
-            if words and fold(words[0]) not in NOT_EXCLUDABLE and not TOOLS.intersection(words)
+            if words
+            and fold(words[0]) not in NOT_EXCLUDABLE
+            and not TOOLS.intersection(words)
+            # "she's not coeliac": a need said not to apply, no food left out.
+            and not any(diet.fullmatch(" ".join(words)) for diet in DIET_PHRASES.values())
         ]
         if kept:
             excluded += kept

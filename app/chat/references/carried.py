@@ -31,7 +31,6 @@ from app.chat.references.vocabulary import (
     MORE,
     MORE_THAT,
     NEEDS,
-    NOT_NEEDED,
     ORDINAL,
     REQUEST,
     SAVOURY,
@@ -46,6 +45,7 @@ from app.chat.references.vocabulary import (
     focus_pointer,
     last_sentence,
     moves_on,
+    not_needed,
 )
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
@@ -385,10 +385,7 @@ def carry_over(
     inherited = Constraints(
         # "she's not coeliac so normal pastry is fine": a diet said not to be needed is not kept.
         diets=[
-            d
-            for d in earlier.diets
-            if d not in mine.diets
-            and not (d in NOT_NEEDED and NOT_NEEDED[d].search(f"{said_with} {message}"))
+            d for d in earlier.diets if d not in mine.diets and not not_needed(d, f"{said_with} {message}")
         ],
         cuisine=None if mine.cuisine else earlier.cuisine,
         # "and something for dinner?" after desserts asks for no dessert, nor does "what can I

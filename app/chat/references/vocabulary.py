@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from app.chat.name_spelling import key
-from app.search.question_reader import NEGATED, NO_ALCOHOL
+from app.search.question_reader import NEGATED, NO_ALCOHOL, said_not_to_apply
 from app.search.recipe_facts import CUISINES
 
 # A question aside: it changes the topic for itself alone, and the talk comes back after it.
@@ -582,12 +582,9 @@ NEEDS = {
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
 }
-# A diet said not to be needed: "she's not coeliac", "he isn't vegan any more".
-NOT_NEEDED = {
-    diet: re.compile(
-        rf"\b(?:not|isn'?t|aren'?t|no longer|not actually)\s+(?:an?\s+|strictly\s+|really\s+)?(?:{said})\b",
-        re.I,
-    )
+# The words of each need, to find one said not to apply ("she's not coeliac").
+NEED_WORDS = {
+    diet: re.compile(rf"\b(?:{said})\b", re.I)
     for diet, said in {
         "vegetarian": "vegetarian|veggie",
         "vegan": "vegan",
@@ -600,6 +597,14 @@ NOT_NEEDED = {
         "non-alcoholic": "non[- ]?alcoholic|teetotal",
     }.items()
 }
+
+
+def not_needed(need: str, text: str) -> bool:
+    """Whether `text` says that `need` does not apply: "she's not coeliac so normal pastry is fine"."""
+    words = NEED_WORDS.get(need)
+    return words is not None and any(said_not_to_apply(text, m) for m in words.finditer(text))
+
+
 # A taste asked for: "properly spicy, like makes-you-sweat", "chilli heads", but not "not too spicy".
 SPICY = re.compile(
     r"(?<!not )(?<!too )(?<!nothing )(?<!isn't )(?<!isnt )\b(?:spicy|spicier|fiery|chill?i ?heads?"
