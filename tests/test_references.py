@@ -4131,3 +4131,15 @@ def test_the_same_kinda_thing_keeps_what_was_asked():
     resolved = resolve("same kinda thing but for breakfast?", *history)
 
     assert "breakfast" in resolved.question and "20 minutes" in resolved.question
+
+
+def test_a_need_said_as_an_allergy_is_carried_and_one_said_not_to_apply_is_not():
+    nibbles = (
+        "nibbles for a party, my son is allergic to nuts",
+        "Try the **Kettle Chips** or the **Hummus**.",
+    )
+    keto = ("keto dinner ideas for my sister", "Try the **Keto Coconut Bread**.")
+
+    assert resolve("and a dessert?", *nibbles).carried == ["nut-free"]
+    assert resolve("and a dessert for my mum?", *keto).carried == ["keto"]
+    assert resolve("and a dessert for my mum? she's not keto at all", *keto).carried == []

@@ -50,7 +50,7 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
 from app.search.filters import DIET_FLAGS
-from app.search.question_reader import KITCHENS, read_question
+from app.search.question_reader import KITCHENS, read_question, said_not_to_apply
 from app.search.servings import people
 
 
@@ -114,7 +114,12 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         found.using = next(iter(glut), found.using)
         filters = read_question(text).filters
         diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
-        diets += [need for need, said in NEEDS.items() if said.search(text)]
+        # "she's not keto" says no need, as "she's not vegan" says no diet.
+        diets += [
+            need
+            for need, said in NEEDS.items()
+            if any(not said_not_to_apply(text, m) for m in said.finditer(text))
+        ]
         found.diets += [d for d in dict.fromkeys(diets) if d not in found.diets]
         if filters.max_total_minutes is not None:
             found.minutes = filters.max_total_minutes

@@ -576,11 +576,11 @@ DIET_WORDS = {
 # Needs the filters do not read, which a request keeps as its diets do: "nut free" for a
 # school bake sale, "keto", "non-alcoholic" drinks for a kid's party.
 NEEDS = {
-    "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies))\b", re.I),
+    "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies)|allergic to nuts)\b", re.I),
     "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
     "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
-    "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b", re.I),
+    "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b|\bteetotal\b", re.I),
 }
 # The words of each need, to find one said not to apply ("she's not coeliac").
 NEED_WORDS = {
