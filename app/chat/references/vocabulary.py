@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from app.chat.name_spelling import key
-from app.search.question_reader import NEGATED, NO_ALCOHOL, said_not_to_apply
+from app.search.question_reader import DIET_PHRASES, NEGATED, NO_ALCOHOL, said_not_to_apply
 from app.search.recipe_facts import CUISINES
 
 # A question aside: it changes the topic for itself alone, and the talk comes back after it.
@@ -582,26 +582,13 @@ NEEDS = {
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b|\bteetotal\b", re.I),
 }
-# The words of each need, to find one said not to apply ("she's not coeliac").
-NEED_WORDS = {
-    diet: re.compile(rf"\b(?:{said})\b", re.I)
-    for diet, said in {
-        "vegetarian": "vegetarian|veggie",
-        "vegan": "vegan",
-        "gluten-free": "co?eliac|celiac|gluten[- ]free|gluten intolerant",
-        "dairy-free": "dairy[- ]free|lactose intolerant",
-        "nut-free": "nut[- ]free|allergic to nuts",
-        "keto": "keto|low[- ]carb",
-        "pescatarian": "pesc[ae]tarian",
-        "diabetic": "diabetic",
-        "non-alcoholic": "non[- ]?alcoholic|teetotal",
-    }.items()
-}
 
 
 def not_needed(need: str, text: str) -> bool:
-    """Whether `text` says that `need` does not apply: "she's not coeliac so normal pastry is fine"."""
-    words = NEED_WORDS.get(need)
+    """Whether `text` says that `need` does not apply: "she's not coeliac so normal pastry is
+    fine". A need's words are those that ask for it, as a diet's are the reader's."""
+    flag = next((f for f, word in DIET_WORDS.items() if word == need), None)
+    words = DIET_PHRASES[flag] if flag is not None else NEEDS.get(need)
     return words is not None and any(said_not_to_apply(text, m) for m in words.finditer(text))
 
 
