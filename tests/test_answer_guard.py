@@ -141,6 +141,13 @@ def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
     )
 
 
+def test_what_goes_with_a_recipe_is_listed_as_going_with_it():
+    answer = compose("What would go well with the Mushroom Risotto on the side?", [SOUP, TART, RISOTTO]).text
+
+    assert answer.startswith("To go with Mushroom Risotto [mushroom-risotto]:\n- Mushroom Soup")
+    assert answer.count("Mushroom Risotto") == 1
+
+
 def test_a_food_free_need_is_answered_from_the_ingredient_lines():
     cookies = recipe("cookies", "Cookies", ingredients=["2 cups oats", "1 cup chopped nuts (optional)"])
 
@@ -234,8 +241,10 @@ def test_the_data_answers_a_diet_asked_of_the_recipes_a_question_names():
     assert compose("thanks! is the Rice Pudding vegan?", [rice, pudding]).text == (
         "No: Rice Pudding [rice-pudding] is not marked vegan."
     )
-    # A diet asked for, not asked about, lists what fits.
-    assert compose("What vegan dessert goes with the Rice Pudding?", [rice, pudding]).kind == "list"
+    # A diet asked for, not asked about, lists what fits: here, beside the dish it goes with.
+    assert compose("What vegan dessert goes with the Rice Pudding?", [rice, pudding]).text == (
+        "To go with Rice Pudding [rice-pudding]:\n- Rice [rice] (vegan): rice"
+    )
 
 
 def test_the_data_answers_whether_recipes_have_an_ingredient_line_by_line():

@@ -4143,3 +4143,14 @@ def test_a_need_said_as_an_allergy_is_carried_and_one_said_not_to_apply_is_not()
     assert resolve("and a dessert?", *nibbles).carried == ["nut-free"]
     assert resolve("and a dessert for my mum?", *keto).carried == ["keto"]
     assert resolve("and a dessert for my mum? she's not keto at all", *keto).carried == []
+
+
+def test_what_goes_with_it_after_picking_one_names_the_one_picked():
+    resolved = resolve(
+        "the second one please. what would go well with it on the side?",
+        "chicken dinner ideas",
+        "- **Chicken Stock or Bone Broth**\n- **Chicken Wings**\n- **Chicken Satay with Peanut Sauce**",
+    )
+
+    assert resolved.recipe_ids == ["chicken-wings"]
+    assert "go well with the Chicken Wings on the side" in resolved.question

@@ -66,7 +66,7 @@ from app.chat.data_phrasing import (
 )
 from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
-from app.search.accompaniments import SERVED_WITH
+from app.search.accompaniments import PAIRED, SERVED_WITH
 from app.search.servings import people
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
@@ -98,6 +98,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
         _sweetness,
         _effort,
         _ranked,
+        _beside,
     ):
         if (composed := kind(question, recipes)) is not None:
             return composed
@@ -114,6 +115,18 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     listed = "\n".join(f"- {describe(r)}" for r in recipes)
     lead = "This recipe matches:" if len(recipes) == 1 else f"These {len(recipes)} recipes match best:"
     return Composed(f"{lead}\n{listed}", "list")
+
+
+def _beside(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "What would go well with the Kung Pao chicken on the side?": what was found to go with
+    it, the dish itself said apart."""
+    paired = " ".join(m.group(0) for m in PAIRED.finditer(question))
+    dishes = named_in(paired, recipes) if paired else []
+    others = [r for r in recipes if r not in dishes]
+    if not dishes or not others:
+        return None
+    listed = "\n".join(f"- {describe(r)}" for r in others)
+    return Composed(f"To go with {join([cite(r) for r in dishes])}:\n{listed}", "beside")
 
 
 def _ranked(question: str, recipes: Sequence[Recipe]) -> Composed | None:

@@ -131,7 +131,14 @@ class Retriever:
                 found = preferred_first(found, prefers)
             if cooks_for is not None:
                 found = servings.enough_first(found, cooks_for)
-            found = accompaniments.beside_first(found, top) if beside else found[:top]
+            if beside and dishes:
+                # Beside a catalog recipe: what goes with it, then the recipe itself, which the
+                # question is also about ("how long does it roast, and what goes with it?").
+                kept = [ScoredRecipe(dish, 0.0) for dish in dishes[: top - 1]]
+                others = [f for f in found if f.recipe.id not in left]
+                found = accompaniments.beside_first(others, top - len(kept)) + kept
+            else:
+                found = accompaniments.beside_first(found, top) if beside else found[:top]
         return Retrieval(searched, applied, found, semantic, tuple(named))
 
     async def keep_named(

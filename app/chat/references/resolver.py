@@ -143,6 +143,8 @@ from app.search.variants import said_whole
 POINTED_TURNS = 2
 # The rules that resolve a pointer to recipes, which may stand for the last question again.
 REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
+# The dish something goes with, said as a pronoun: "what would go well with it".
+SERVED_IT = re.compile(r"\s+(?:it|that|this)(?: one)?\b", re.I)
 
 
 # Words of a message that pick recipes: where they start and end, the titles they are said as
@@ -284,7 +286,9 @@ class Resolver:
             # "k thanks, going with the salmon. my daughter turns 6 next week, …": a new topic,
             # which inherits nothing.
             return replace(self._new_topic(message[start:], message), mentioned=self._named)
-        resolution = self._side_of(self._resolve(message, history, offered, own), message)
+        resolution = self._side_of(
+            self._served_with_it(self._resolve(message, history, offered, own)), message
+        )
         resolution = beside(resolution, message, history, self.names)
         resolution = for_whom(resolution, message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
@@ -302,6 +306,20 @@ class Resolver:
         return any(
             i in talked_of for i in self.names.in_conversation(message[switch_start(message) :], context)
         )
+
+    def _served_with_it(self, resolution: Resolution) -> Resolution:
+        """ "the second one please. what would go well with it on the side?": the "it" of what goes
+        with a dish is the one recipe the message picked, named so that the search finds what
+        goes beside it."""
+        served = SERVED_WITH.search(resolution.question)
+        if served is None or len(resolution.recipe_ids) != 1 or resolution.rule not in REFERRING:
+            return resolution
+        pronoun = SERVED_IT.match(resolution.question, served.end())
+        if pronoun is None:
+            return resolution
+        title = the([self.recipes[resolution.recipe_ids[0]].title])
+        question = f"{resolution.question[: served.end()]} {title}{resolution.question[pronoun.end() :]}"
+        return replace(resolution, question=question)
 
     def _side_of(self, resolution: Resolution, message: str) -> Resolution:
         """ "what would go well on the side?" after a turn about the Drunken beans, or after "the
