@@ -258,3 +258,11 @@ def test_words_that_say_nothing_of_the_dish_are_not_searched(question, unsearche
 
     assert unsearched not in text.split()
     assert searched in text.split()
+
+
+async def test_dinner_ideas_are_mains_before_a_stock_or_a_sauce(retriever: Retriever):
+    found = await retriever.retrieve_question("gluten free chicken dinner ideas, my husband's coeliac", 10)
+
+    dinner = ["dinner" in facts(f.recipe) for f in found.found]
+    assert dinner[0] and dinner == sorted(dinner, reverse=True)
+    assert "chicken-stock-bone-broth" not in [f.recipe.id for f in found.found[:3]]

@@ -55,7 +55,7 @@ from app.search.question_reader import read_question
         ("she can't have gluten or dairy", "she or dairy", {"gluten_free": True, "dairy_free": True}),
         ("I don't eat meat, any curries?", "I , any curries?", {"vegetarian": True}),
         ("desserts? my son is lactose intolerant", "desserts? my son is", {"dairy_free": True}),
-        ("dinners? my husband has a dairy allergy", "dinners? my husband has a", {"dairy_free": True}),
+        ("dinners? my husband has a dairy allergy", "dinners? my husband has a dinner", {"dairy_free": True}),
         ("a no-pork household, what soups?", "a household, what soups?", {"exclude": ("pork",)}),
         # The day of the meal is no word of the dish.
         ("a roast for sunday", "a roast", {}),

@@ -114,7 +114,8 @@ def with_intents(text: str, found: list[Intent]) -> str:
     for intent in found:
         text = intent.unsearched.sub(" ", text) if intent.unsearched else text
     words = text.split()
-    have = {w.lower() for w in words}
+    # "dinner?" already says "dinner".
+    have = {w.strip(".,;:!?()\"'").lower() for w in words}
     for intent in found:
         for word in intent.search.split():
             if word not in have:
