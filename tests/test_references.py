@@ -4154,3 +4154,14 @@ def test_what_goes_with_it_after_picking_one_names_the_one_picked():
 
     assert resolved.recipe_ids == ["chicken-wings"]
     assert "go well with the Chicken Wings on the side" in resolved.question
+
+
+def test_leaving_a_dish_in_the_oven_sets_none_aside():
+    resolved = resolve(
+        "omg all three. which of them can i get going first and leave in the oven while i do the rest",
+        "brunch ideas?",
+        "1. **Eggs Benedict**\n2. **Spiced Apple Pancakes**\n3. **Kropsua (Finnish Baked Pancake)**, baked",
+    )
+
+    assert resolved.recipe_ids == ["eggs-benedict", "spiced-apple-pancakes", "kropsua"]
+    assert resolved.question.endswith("leave in the oven while i do the rest")

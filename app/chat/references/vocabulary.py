@@ -400,7 +400,8 @@ EXCLUDED = re.compile(
     r"|cross off|rule out"
     # "gonna save the porto sandwich for when im there".
     r"|save(?= (?:the )?[\w'-]+(?: [\w'-]+)? for (?:when|later|another|next|some|the))"
-    r"|(?:i'?ll |let'?s )?leave(?! out)"
+    # "leave in the oven", "leave it to rest" set nothing aside.
+    r"|(?:i'?ll |let'?s )?leave(?! out)(?!\s+(?:(?:it|them)\s+)?(?:in|on|to|for|overnight|alone)\b)"
     r"|anything but|everything but|leave out|leaving out|without"
     r"|(?:(?:someone|somebody|[a-z]+) (?:else )?(?:is|are|'s) )?(?:already |just )?"
     # "can any of them be made the night before" sets nothing aside.
