@@ -4160,7 +4160,8 @@ def test_leaving_a_dish_in_the_oven_sets_none_aside():
     resolved = resolve(
         "omg all three. which of them can i get going first and leave in the oven while i do the rest",
         "brunch ideas?",
-        "1. **Eggs Benedict**\n2. **Spiced Apple Pancakes**\n3. **Kropsua (Finnish Baked Pancake)**, baked",
+        "1. **Eggs Benedict** – 35 min\n2. **Spiced Apple Pancakes** – 25 min\n"
+        "3. **Kropsua (Finnish Baked Pancake)** – one big pancake baked in a pan of melted butter",
     )
 
     assert resolved.recipe_ids == ["eggs-benedict", "spiced-apple-pancakes", "kropsua"]
