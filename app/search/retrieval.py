@@ -134,6 +134,8 @@ class Retriever:
             if beside and dishes:
                 # Beside a catalog recipe: what goes with it, then the recipe itself, which the
                 # question is also about ("how long does it roast, and what goes with it?").
+                # The filters are for what goes with it: "vegan sides for the Goulash" still
+                # names the Goulash being cooked.
                 kept = [ScoredRecipe(dish, 0.0) for dish in dishes[: top - 1]]
                 others = [f for f in found if f.recipe.id not in left]
                 found = accompaniments.beside_first(others, top - len(kept)) + kept
