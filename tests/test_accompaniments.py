@@ -76,3 +76,13 @@ async def test_a_course_to_go_with_a_catalog_recipe_comes_from_its_cuisine(retri
 
     assert [course(f.recipe) for f in retrieval.found] == ["dessert"] * 3
     assert "tiramisu" in [f.recipe.id for f in retrieval.found]
+
+
+async def test_a_title_that_holds_with_is_the_dish_things_go_with(retriever: Retriever):
+    retrieval = await retriever.retrieve_question(
+        "what would go well with the Chicken Satay with Peanut Sauce on the side?", 3
+    )
+
+    *sides, dish = retrieval.found
+    assert [course(f.recipe) for f in sides] == ["side dish", "side dish"]
+    assert dish.recipe.id == "chicken-satay"

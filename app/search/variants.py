@@ -92,11 +92,13 @@ def said_whole(question: str, names: RecipeNames) -> list[tuple[str, int]]:
 def references(question: str, names: RecipeNames) -> list[str]:
     """The recipes a "like X" question names as X: the titles said whole in X. Titles that only
     hold X's words stay: "a Chinese version of meatballs" asks for Hakka-style meatballs."""
-    found = [
-        recipe_id
-        for match in REFERENCE.finditer(question)
-        for recipe_id, _ in said_whole(match["dish"], names)
-    ]
+    found = []
+    for match in REFERENCE.finditer(question):
+        # A title may hold "with" ("Chicken Satay with Peanut Sauce"), where the dish said ends:
+        # a title said whole from where the dish starts, to the end of its clause, is it.
+        clause = re.split(r"[,.;:!?]", question[match.start("dish") :], maxsplit=1)[0]
+        whole = [i for i, end in said_whole(clause, names) if end == len(words(names.titles[i]))]
+        found += whole or [recipe_id for recipe_id, _ in said_whole(match["dish"], names)]
     return list(dict.fromkeys(found))
 
 
