@@ -236,14 +236,36 @@ def test_the_data_answers_a_diet_asked_of_the_recipes_a_question_names():
 
     assert compose(
         "Considering the Rice and the Rice Pudding, any of those vegan?", [rice, pudding]
-    ).text == ("Yes: Rice [rice] is vegan. No: Rice Pudding [rice-pudding] is not marked vegan.")
+    ).text == ('Rice [rice] is vegan. Rice Pudding [rice-pudding] is not marked vegan: it lists "milk".')
     # The longer title is the one named: "the Rice Pudding" is no "Rice".
     assert compose("thanks! is the Rice Pudding vegan?", [rice, pudding]).text == (
-        "No: Rice Pudding [rice-pudding] is not marked vegan."
+        'No: Rice Pudding [rice-pudding] is not marked vegan: it lists "milk".'
     )
     # A diet asked for, not asked about, lists what fits: here, beside the dish it goes with.
     assert compose("What vegan dessert goes with the Rice Pudding?", [rice, pudding]).text == (
         "To go with Rice Pudding [rice-pudding]:\n- Rice [rice] (vegan): rice"
+    )
+
+
+def test_a_diet_that_none_of_the_recipes_has_is_said_first_with_the_ingredients_that_say_why():
+    soup = Recipe(
+        id="chicken-soup",
+        title="Chicken Soup",
+        ingredients=["2 chicken breasts", "1 onion"],
+        steps=["Simmer."],
+    )
+    stew = Recipe(id="bean-stew", title="Bean Stew", ingredients=["4 cups chicken broth."], steps=["Stew."])
+    onion = Recipe(id="onion-soup", title="Onion Soup", ingredients=["onions", "stock"], steps=["Simmer."])
+
+    assert compose(
+        "Considering the Chicken Soup, the Bean Stew and the Onion Soup, which of those is vegetarian?",
+        [soup, stew, onion],
+    ).text == (
+        "None of them is marked vegetarian."
+        ' Chicken Soup [chicken-soup] is not marked vegetarian: it lists "2 chicken breasts".'
+        ' Bean Stew [bean-stew] is not marked vegetarian: it lists "4 cups chicken broth".'
+        # Its data says it is not; its ingredients do not say why.
+        " Onion Soup [onion-soup] is not marked vegetarian."
     )
 
 

@@ -69,6 +69,14 @@ DIETS = {
     "celiac": "gluten_free",
     "lactose": "dairy_free",
 }
+# What keeps a recipe from a diet: the kinds of ingredient (or the foods) that say why it is
+# not marked so ("Chicken Soup is not marked vegetarian: it lists "4 cups chicken broth"").
+DIET_BREAKERS = {
+    "vegetarian": ("meat", "fish", "gelatin"),
+    "vegan": ("meat", "fish", "gelatin", "dairy", "egg", "honey"),
+    "gluten_free": ("gluten",),
+    "dairy_free": ("dairy",),
+}
 QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less time)\b", re.I)
 SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)
 MOST = re.compile(

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from app.chat.answer_cues import (
     ASKS_OF,
     COURTESY,
+    DIET_BREAKERS,
     DIETS,
     EFFORT,
     EQUIPMENT,
@@ -371,11 +372,24 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         # About one recipe, which was not retrieved: no other recipe's diet answers it.
         return None
     targets = targets or list(recipes)
-    lines = []
-    for recipe in targets:
-        yes = bool(getattr(recipe, diet))
-        lines.append(f"{'Yes' if yes else 'No'}: {cite(recipe)} is {'' if yes else 'not marked '}{label}.")
+    fit = [r for r in targets if getattr(r, diet)]
+    lines = [diet_line(r, diet, label) for r in fit + [r for r in targets if r not in fit]]
+    if len(targets) == 1:
+        lines[0] = f"{'Yes' if fit else 'No'}: {lines[0]}"
+    elif not fit:
+        # "which of those is vegetarian?" when none is: said first, then why for each.
+        lines.insert(0, f"None of them is marked {label}.")
     return Composed(" ".join(lines), "diet")
+
+
+def diet_line(recipe: Recipe, diet: str, label: str) -> str:
+    """ "Rice [rice] is vegan.", or why not, from its ingredients when they say: "Chicken Soup
+    [chicken-soup] is not marked vegetarian: it lists "2 chicken breasts"." """
+    if getattr(recipe, diet):
+        return f"{cite(recipe)} is {label}."
+    why = [line.strip().rstrip(".") for kind in DIET_BREAKERS[diet] for line in contains(recipe, kind)]
+    listed = " and ".join(f'"{line}"' for line in dict.fromkeys(why[:2]))
+    return f"{cite(recipe)} is not marked {label}" + (f": it lists {listed}." if listed else ".")
 
 
 # A time said in a step: "about 5 or less minutes for soft boiled", "rest for 2 hours".
