@@ -25,6 +25,7 @@ from app.search.question_reader import read_question
         # A sugar-free dessert is a dessert without sugar, not a diabetic's dinner.
         ("sugar free dessert", "dessert", {"exclude": ("sugar",)}),
         ("breakfast that doesn't involve eggs", "breakfast that", {"exclude": ("eggs",)}),
+        ("a pasta for tonight? nothing with seafood", "a pasta for tonight?", {"exclude": ("seafood",)}),
         ("a vegetarian main I can make ahead", "a main I can make ahead", {"vegetarian": True}),
         ("something vegan and gluten-free", "something and", {"vegan": True, "gluten_free": True}),
         ("a curry with no meat", "a curry with", {"vegetarian": True}),
@@ -75,6 +76,10 @@ def test_what_the_question_asks_for_becomes_filters(question: str, searched: str
         "Something not too spicy",  # a taste, not an ingredient
         "I'm not sure what to cook, any ideas?",
         "No time limits, just something nice",
+        # How much, not what: no food is left out.
+        "something without a long list of ingredients",
+        "dinner without lots of washing up",
+        "nothing with a million steps",
         # A diet denied, not asked for.
         "he thinks a meal without meat isn't a meal lol. a proper hearty beef stew?",
     ],

@@ -163,6 +163,30 @@ def test_it_is_the_recipe_the_user_asked_about_when_the_answer_named_others_too(
     assert resolve("Can I freeze it?", *turns).question == "Can I freeze the Beef Stroganoff?"
 
 
+def test_a_recipe_asked_about_before_a_new_list_is_no_longer_in_focus():
+    turns = (
+        "Does the Shrimp Fettuccine Alfredo freeze well?",
+        "Shrimp Fettuccine Alfredo says you can freeze the rest.",
+        "What about similar pasta but vegetarian?",
+        "These match best:\n- Pasta Alla Norma (55 min)\n- Simple Creamy Pasta Sauce (5 min)",
+    )
+
+    resolved = resolve("ok how do I make it", *turns)
+
+    assert resolved.recipe_ids == ["pasta-alla-norma", "simple-pasta-cream-sauce"]
+
+
+def test_sides_offered_beside_the_recipe_asked_about_leave_it_in_focus():
+    turns = (
+        "lets do the Lamb Biriyani",
+        "Good choice, it takes about 1 h 45.",
+        "what goes on the side",
+        "The Onion Raitha cools things down; Naan Bread is good too.",
+    )
+
+    assert resolve("can i make it the day before?", *turns).recipe_ids == ["lamb-biriyani"]
+
+
 # Exclusions within the set.
 
 
@@ -745,7 +769,15 @@ def test_a_description_by_a_plural_ingredient_finds_its_recipes():
 
 
 @pytest.mark.parametrize(
-    "message", ["what else?", "any others?", "show me more", "none of those, other ideas?"]
+    "message",
+    [
+        "what else?",
+        "any others?",
+        "show me more",
+        "none of those, other ideas?",
+        "what else could I make",
+        "anything else I could serve?",
+    ],
 )
 def test_asking_for_more_asks_for_other_recipes_of_the_kind_asked_for(message):
     resolved = resolve(message, *VEGETARIAN)
@@ -755,6 +787,14 @@ def test_asking_for_more_asks_for_other_recipes_of_the_kind_asked_for(message):
         " the Mushroom sauce, the Shakshouka and the Spanish Tortilla?"
     )
     assert resolved.recipe_ids == []
+
+
+def test_more_of_a_dish_asks_for_its_recipes():
+    offered = ("a curry please", "These match best:\n- Fall Vegetable and Chickpea Curry (40 min)")
+
+    assert resolve("what else?", *offered).question == (
+        "What other curry recipes are there besides the Fall Vegetable and Chickpea Curry?"
+    )
 
 
 @pytest.mark.parametrize(
@@ -1388,7 +1428,7 @@ def test_words_that_point_at_no_recipe_are_left_as_said(turns, message, question
                 "1. **Pasta Arrabbiata**\n2. **Spaghetti alla puttanesca**",
             ),
             "ugh, zero tomatoes in the house. what else is there that doesnt need tomatoes",
-            "ugh, zero tomatoes in the house. What other Italian pasta are there besides the Pasta"
+            "ugh, zero tomatoes in the house. What other Italian pasta recipes are there besides the Pasta"
             " Arrabbiata and the Spaghetti alla puttanesca, without tomatoes, ready in under 30 minutes?",
         ),
         # A new person's need, asked as what would work for her.

@@ -158,6 +158,8 @@ EXCLUSION = re.compile(
     # "she's not big on lentils", "not a fan of olives".
     r"\b(?:not (?:big on|a (?:big |huge )?fan of|keen on|fond of)|but not|not|without|no|except|excluding"
     r"|minus"
+    # "a pasta for a weeknight? nothing with seafood".
+    r"|nothing (?:with|containing|that (?:has|contains))"
     r"|hold the|anything but|isn't|aren't"
     r"|(?:doesn'?t|does not|don'?t|do not|that isn't) (?:involve|include|have|use|contain|need)"
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
@@ -188,6 +190,8 @@ NOT_EXCLUDABLE = {
     *("spicy", "hot", "sweet", "heavy", "fancy", "complicated", "idea", "ideas", "one", "ones"),
     *("hard", "difficult", "expensive", "boring", "bad", "good", "great", "that", "it", "this"),
     *("sad", "bland", "plain", "basic", "fussy", "healthy", "weird"),
+    # "without a long list of ingredients", "nothing with a million steps": how much, not what.
+    *("long", "lot", "lots", "load", "loads", "ton", "tons", "heaps", "million", "many", "endless", "huge"),
     # "not feeling any of those", "not keen", "not fussed": a mood, not an ingredient.
     *("feeling", "keen", "into", "fussed", "bothered", "sold", "convinced", "excited", "hungry", "much"),
     "special",

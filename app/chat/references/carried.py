@@ -147,7 +147,9 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         # "something sweet for after" asks for a dessert, not a sweet curry.
         sweet = "dessert" if SWEET.search(text) else None
         found.dish = next((w for w in said if w in DISHES), sweet or found.dish)
-        found.main = next((w for w in said if w in MAINS), found.main)
+        # "vegan mains, and nothing with tofu": tofu is left out, not asked for.
+        unwanted = {w for e in filters.exclude for w in e.split()}
+        found.main = next((w for w in said if w in MAINS and w not in unwanted), found.main)
         found.taste = None if MILD.search(text) else "spicy" if SPICY.search(text) else found.taste
     return found
 
@@ -594,7 +596,8 @@ def others(
         asked.minutes = mine.minutes if mine.minutes is not None else asked.minutes
         asked.kitchen = mine.kitchen or asked.kitchen
     kind = " ".join(
-        filter(None, [asked.taste, *asked.diets, asked.cuisine, asked.main, asked.dish or "recipes"])
+        # "What other vegetarian curry recipes are there", not "curry are there".
+        filter(None, [asked.taste, *asked.diets, asked.cuisine, asked.main, asked.dish, "recipes"])
     )
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
     question += "".join(f", {said}" for said in asked.tail()) + "?"

@@ -594,10 +594,26 @@ class Resolver:
             if history[n].role == "assistant" and CHOICE.search(asked):
                 return self.recipes[ids[0]]
             break
+        # The lists that answered a request naming no recipe nor pointing at one ("something
+        # similar but vegetarian"): a recipe asked about before one, and not in it, is behind it.
+        # Sides ("what goes on the side") are offered beside it, not instead.
+        lists: list[list[str]] = []
+        answer: list[str] = []
         for turn, ids in zip(reversed(history), reversed(turns), strict=True):
-            if turn.role == "user" and ids:
-                return self.recipes[ids[0]] if len(ids) == 1 else None
+            if turn.role == "assistant":
+                answer = ids
+            elif ids:
+                if len(ids) > 1 or any(ids[0] not in listed for listed in lists):
+                    return None
+                return self.recipes[ids[0]]
+            elif len(answer) > 1 and not self._about_focus(turn.content):
+                lists.append(answer)
         return None
+
+    @staticmethod
+    def _about_focus(message: str) -> bool:
+        """Whether a message points at the recipe in focus, or asks for what goes beside it."""
+        return bool(focus_pointer(message) or SIDE_ASKED.search(message) or SERVED_WITH.search(message))
 
     def in_focus(self, offered: list[Recipe]) -> Recipe | None:
         if len(offered) == 1:

@@ -83,7 +83,10 @@ MORE = re.compile(
     r"(?:what else|anything else|something else|any (?:others|more)|got any more"
     r"|(?:show|give) me (?:some )?more|more (?:ideas|options|suggestions|recipes)"
     r"|(?:any )?other (?:ideas|options|suggestions|recipes))"
-    r"(?:\s+(?:please|pls|then))?\W*$",
+    # "what else could I make", "anything else I could serve?", "what else could go on the table".
+    r"(?:\s+(?:is there|have you got|do you have|you got|(?:(?:could|can|should) )?(?:i|we) (?:could |can )?"
+    r"(?:make|do|cook|serve|bake|have|put out|put on the table)|(?:could|can) go on the table))?"
+    r"(?:\s+(?:please|pls|then|too|as well))?\W*$",
     re.I,
 )
 # A set refused before a new request: "hmm, none of those. something with tofu?".
