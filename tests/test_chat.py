@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from app.chat.answers import prompt_recipe, reading_sent
+from app.chat.answers import answer_messages, prompt_recipe, reading_sent
 from app.chat.data_phrasing import facts, key_ingredients
 from app.http.bodies import ChatRequest
 from app.providers.errors import ModelBusyError
@@ -79,10 +79,10 @@ def test_the_embedded_model_gets_each_recipe_s_facts_not_the_whole_recipe(client
     assert llm.stream_calls[0]["max_tokens"] == 80
 
 
-def test_a_cloud_model_gets_the_same_format_with_whole_recipes_and_room_to_write(client, llm, cloud):
+def test_a_cloud_model_gets_the_whole_recipe_asked_about_and_room_to_write(client, llm, cloud):
     llm.streams.append(say("Mushroom sauce [mushroom-sauce]."))
 
-    post(client)
+    post(client, "How do I make the Mushroom Stroganov?")
 
     system = llm.stream_calls[0]["messages"][0]["content"]
     recipe = stroganov()
@@ -104,6 +104,22 @@ def test_a_recipe_too_long_for_the_prompt_is_cut_after_a_whole_sentence():
 
     assert text.endswith("Brown the beef. …")
     assert len(text) <= 90
+
+
+def test_the_model_is_given_the_method_of_the_recipes_the_question_is_about():
+    soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Simmer the leeks."])
+    stew = Recipe(id="stew", title="Stew", ingredients=["beef"], steps=["Brown the beef."])
+
+    def prompt(question: str, named: list[str]) -> str:
+        return answer_messages([soup, stew], [], question, recipe_chars=1800, named=named)[0]["content"]
+
+    # Naming none, the first found is what the question is about; the others are alternatives,
+    # offered by their facts and ingredients.
+    offered = prompt("something warming?", [])
+    assert "Simmer the leeks." in offered and "Brown the beef." not in offered
+    assert "Ingredients: beef" in offered
+    asked = prompt("how do I make the Stew?", ["stew"])
+    assert "Brown the beef." in asked and "Simmer the leeks." not in asked
 
 
 def test_the_prompt_is_system_then_the_last_five_history_messages_then_the_question(client, llm):

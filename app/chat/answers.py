@@ -7,7 +7,8 @@ generate, check, shape.
   the app body sends them back from `/api/chat/reformulate`;
 - prompt: one prompt (`app/prompts/answer_system.txt`) and one recipe format
   (`prompt_recipe`): each recipe's facts first, its details after them as far as the budget
-  goes (a few facts for the embedded 135M model, whole recipes for a cloud model);
+  goes (a few facts for the embedded 135M model; for a cloud model, whole recipes, the steps
+  only of those the question is about);
 - generate: the model streams, or, for a question the retrieved recipes' data answers
   better (`answer_writer`), the data answers with no model call (`app/chat/data_answers.py`);
 - check (`Answer`, `app/chat/answer_stream.py`): the answer guard (`app/chat/answer_guard.py`)
@@ -30,7 +31,7 @@ from typing import Any
 from app.chat.answer_guard import Named
 from app.chat.answer_stream import Answer, Writer
 from app.chat.citations import CitationFilter
-from app.chat.data_phrasing import facts, key_ingredients
+from app.chat.data_phrasing import facts, key_ingredients, named_in
 from app.chat.history import recent_history
 from app.chat.rewrite import Rewrite
 from app.chat.thoughts import data_point, semantic_options, thoughts
@@ -55,7 +56,7 @@ CITATION = re.compile(r"\s?\[[a-z0-9][a-z0-9-]*\]")
 SENTENCE_OR_STEP_END = re.compile(r"[.!?](?=\s)|(?=\s\d+\) )")
 
 
-def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
+def prompt_recipe(recipe: Recipe, max_chars: int, *, with_steps: bool = True) -> str:
     """A recipe as the model sees it: its title and id, then the facts that answer most
     questions (time, servings, diets), then its description, ingredients and steps, cut at
     `max_chars`. The facts come first, so a small budget keeps them; when the budget cuts the
@@ -64,11 +65,13 @@ def prompt_recipe(recipe: Recipe, max_chars: int) -> str:
     head = f"{recipe.title} [{recipe.id}]: {about or 'time and servings not given'}."
     details = [f"Description: {recipe.description}"] if recipe.description else []
     ingredients = "Ingredients: " + "; ".join(recipe.ingredients)
-    steps = "Steps: " + " ".join(f"{n}) {step}" for n, step in enumerate(recipe.steps, 1))
+    steps = (
+        ["Steps: " + " ".join(f"{n}) {step}" for n, step in enumerate(recipe.steps, 1))] if with_steps else []
+    )
     whole = "\n".join([head, *details, ingredients])
     if len(whole) > max_chars:
         head += "\nKey ingredients: " + ", ".join(key_ingredients(recipe)) + "."
-    text = "\n".join([head, *details, ingredients, steps])
+    text = "\n".join([head, *details, ingredients, *steps])
     if len(text) <= max_chars:
         return text
     # Never cut inside the first line: it holds the facts the guard checks the answer against;
@@ -86,9 +89,18 @@ def answer_messages(
     question: str,
     *,
     recipe_chars: int,
+    named: Sequence[str] = (),
     followups: bool = False,
 ) -> list[ChatTurn]:
-    listed = "\n\n".join(prompt_recipe(r, recipe_chars) for r in recipes) or "(none found)"
+    """The answer prompt. The method (the steps) is given for the recipes the question is
+    about: those it names or, when it names none, the first found. The others are there to be
+    offered or compared, which their facts, description and ingredients do: their steps were
+    most of the prompt's tokens and served no answer about them."""
+    about = set(named) or {r.id for r in recipes[:1]}
+    listed = (
+        "\n\n".join(prompt_recipe(r, recipe_chars, with_steps=r.id in about) for r in recipes)
+        or "(none found)"
+    )
     system = prompt("answer_system").replace("{recipes}", listed)
     if followups:
         system += "\n\n" + prompt("followup_questions")
@@ -162,6 +174,9 @@ async def start_answer(
         recipe_chars=min(settings.local_recipe_prompt_chars, settings.recipe_prompt_chars)
         if small
         else settings.recipe_prompt_chars,
+        # The catalog recipes the question named, and those found whose title it says ("how
+        # do I make pizza sauce").
+        named=[*retrieval.named, *(r.id for r in named_in(searched, recipes))],
         followups=followups,
     )
     writer = choose_writer(settings) if recipes else "data"
