@@ -219,6 +219,10 @@ def test_the_data_reads_how_hot_a_dish_is_from_its_ingredients():
     chili = Recipe(id="chili", title="Chili", ingredients=["1 tsp cayenne"], steps=["Cook."])
     mild = Recipe(id="mild", title="Mild Stew", ingredients=["2 carrots"], steps=["Stew."])
 
+    assert compose("Is the Chili spicy?", [chili, mild]).text == (
+        'By its ingredients, Chili [chili] has some heat: it lists "1 tsp cayenne".'
+    )
+
     assert compose("Which is the least spicy?", [chili, mild]).text == (
         "By their ingredients, the mildest is Mild Stew [mild]: no chili or other hot ingredient."
         ' Chili [chili] lists "1 tsp cayenne".'

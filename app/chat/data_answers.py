@@ -618,10 +618,9 @@ def _heat(question: str, recipes: Sequence[Recipe]) -> Composed | None:
 
     if len(targets) == 1:
         [recipe] = targets
-        return Composed(
-            says(recipe) if hot[recipe.id] else f"{cite(recipe)} has {NOT_HOT}.",
-            "heat",
-        )
+        # "is it spicy?" asks for a verdict: some heat, by what its list holds.
+        heat = f"By its ingredients, {cite(recipe)} has some heat: it lists {lines(recipe)}."
+        return Composed(heat if hot[recipe.id] else f"{cite(recipe)} has {NOT_HOT}.", "heat")
     # Fewest hot lines first; a line the recipe marks optional can be left out.
     ordered = sorted(
         (r for r in targets if hot[r.id]),
