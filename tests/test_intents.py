@@ -75,6 +75,22 @@ def test_an_intent_is_not_read_beside_the_words_that_mean_it_is_not_meant(questi
     assert meant in read.text
 
 
+@pytest.mark.parametrize(
+    ("question", "occasion"),
+    [
+        ("what can I make for a kids birthday party", "for a kids birthday party"),
+        ("something for my diabetic dad", "for my diabetic dad"),
+        ("what to bring for a picnic tomorrow", "for a picnic"),
+        # Said otherwise than after "for", or no occasion: a dish, a meal, a present.
+        ("it's a cold night, soup?", None),
+        ("a dessert for dinner", None),
+        ("i just got an air fryer for my birthday, what can i make in it", None),
+    ],
+)
+def test_what_the_food_is_for_is_read_as_said_after_for(question, occasion):
+    assert lexicon.occasion_said(question) == occasion
+
+
 @pytest.mark.parametrize("question", ["chicken curry", "lightly toasted bread", "a picnicking basket"])
 def test_no_intent_is_read_into_a_question_that_says_none(question):
     read = read_question(question)

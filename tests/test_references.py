@@ -176,6 +176,39 @@ def test_a_recipe_asked_about_before_a_new_list_is_no_longer_in_focus():
     assert resolved.recipe_ids == ["pasta-alla-norma", "simple-pasta-cream-sauce"]
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("and something sweet?", "What about sweet recipes, for a kids birthday party?"),
+        (
+            "what else could I make",
+            "What other recipes are there besides the Spaghetti and Meatballs, for a kids birthday party?",
+        ),
+        # A change of topic inherits nothing.
+        ("totally unrelated, how do I make bread?", "how do I make bread?"),
+    ],
+)
+def test_what_the_food_is_for_is_carried_into_requests_for_more(message, question):
+    party = ("what can I make for a kids birthday party", "The Spaghetti and Meatballs is a crowd pleaser.")
+
+    assert resolve(message, *party).question == question
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("can I freeze leftovers?", "Can I freeze leftovers of the Valencian Paella?"),
+        ("how long do the leftovers keep?", "How long do the leftovers of the Valencian Paella keep?"),
+        # Leftovers to cook with ask for new recipes.
+        ("what can I make with leftovers?", "what can I make with leftovers?"),
+    ],
+)
+def test_leftovers_asked_how_they_keep_are_of_the_recipe_in_focus(message, question):
+    resolved = resolve(message, "Tell me about the paella", "The Valencian Paella takes about 80 minutes.")
+
+    assert resolved.question == question
+
+
 def test_sides_offered_beside_the_recipe_asked_about_leave_it_in_focus():
     turns = (
         "lets do the Lamb Biriyani",
@@ -1006,6 +1039,15 @@ def test_that_last_one_is_an_ordinal():
             "i don't have panko, is that a problem?",
             "I don't have panko, is that a problem in the Cheddar-Crusted Chicken?",
         ),
+        # "it" after a dislike of the food just said is that food; "they" are people.
+        (
+            "what can I do instead of mayonnaise, they hate it",
+            "What can I do instead of mayonnaise in the Cheddar-Crusted Chicken, they hate it",
+        ),
+        (
+            "can i leave out the mayonnaise? they dont like it",
+            "Can i leave out the mayonnaise in the Cheddar-Crusted Chicken? they dont like it",
+        ),
     ],
 )
 def test_a_swap_of_ingredients_is_about_the_recipe_in_focus(message, question):
@@ -1419,7 +1461,8 @@ def test_words_that_point_at_no_recipe_are_left_as_said(turns, message, question
         (
             ("vegan sides for a bbq?", "- **Three Bean Salad**\n- **Tabouleh**"),
             "nice. we always do a potato thing too tho, is there a potato one that works",
-            "Nice. we always do a potato thing too tho, is there a potato one that works (vegan, sides)",
+            "Nice. we always do a potato thing too tho, is there a potato one that works"
+            " (vegan, sides, for a bbq)",
         ),
         # More of what was asked, with a need of its own.
         (

@@ -41,6 +41,8 @@ class Intent:
     # What the recipes that come first have: a flag ("eat less meat" prefers the vegetarian
     # ones), or a fact they lack ("no meat": a pescatarian eats fish, not meat).
     prefers: str | None = None
+    # Who or what the food is for ("a picnic", "the kids"), not which dish: carried on.
+    occasion: bool = False
 
 
 def phrases(said: list[str]) -> re.Pattern[str]:
@@ -62,6 +64,7 @@ def intents() -> tuple[Intent, ...]:
             else None,
             phrases(entry["unless"]) if entry.get("unless") else None,
             entry.get("prefers"),
+            entry.get("occasion", False),
         )
         for entry in entries
     )
@@ -79,6 +82,29 @@ def read_intents(question: str) -> list[Intent]:
         for intent in intents()
         if intent.when.search(said) and not (intent.unless and intent.unless.search(said))
     ]
+
+
+# "for a kids birthday party", "for my diabetic dad": "for", a few words, the occasion's phrase.
+FOR_BEFORE = re.compile(r"\bfor\s+(?:(?:a|an|the|my|our|his|her|their|this|some)\s+)?(?:[\w'-]+\s+){0,2}$")
+FOR_AFTER = re.compile(
+    r"(?:\s+(?:party|parties|night|day|dinner|lunch|crowd|dad|mum|mom|friends?|guests))?\b"
+)
+
+
+def occasion_said(question: str) -> str | None:
+    """What the food is for, as the user said it ("for a kids birthday party"), when an
+    occasion of the lexicon is said after "for"; lower case."""
+    said = fold(question)
+    spans: list[tuple[int, int]] = []
+    for intent in read_intents(question):
+        for match in intent.when.finditer(said) if intent.occasion else ():
+            if (before := FOR_BEFORE.search(said, 0, match.start())) is not None:
+                after = FOR_AFTER.match(said, match.end())
+                spans.append((before.start(), after.end() if after else match.end()))
+    if not spans:
+        return None
+    # "for a kids birthday party" says two occasions: the words from the first to the last.
+    return said[min(start for start, _ in spans) : max(end for _, end in spans)]
 
 
 def named_intents(names: list[str]) -> list[Intent]:

@@ -50,6 +50,7 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
 from app.search.filters import DIET_FLAGS
+from app.search.intents import occasion_said
 from app.search.question_reader import KITCHENS, read_question, said_not_to_apply
 from app.search.servings import people
 
@@ -66,6 +67,7 @@ class Constraints:
     people: int | None = None  # "8 people over": how many it cooks for
     using: str | None = None  # a food to use up: "way too many apples"
     taste: str | None = None  # "spicy"
+    occasion: str | None = None  # what the food is for: "for a kids birthday party"
 
     def tail(self) -> list[str]:
         """How the exclusions, the kitchen, the time limit and the guests are written after a
@@ -76,6 +78,7 @@ class Constraints:
             said
             + ([f"for {self.people} people"] if self.people else [])
             + ([f"using {self.using}"] if self.using else [])
+            + ([self.occasion] if self.occasion else [])
         )
 
     def carried(self) -> list[str]:
@@ -94,6 +97,7 @@ class Constraints:
             or self.people
             or self.using
             or self.taste
+            or self.occasion
         )
 
 
@@ -125,6 +129,7 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
             found.minutes = filters.max_total_minutes
         found.kitchen = next((said for kind, said in KITCHENS if kind.search(text)), found.kitchen)
         found.people = people(text) or found.people
+        found.occasion = occasion_said(text) or found.occasion
         # "no oven" is said by the kitchen, not as an ingredient left out.
         kitchen = found.kitchen or ""
         bare = [(e, re.sub(r"^(?:the|an?) ", "", e)) for e in filters.exclude]
@@ -282,6 +287,12 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
     return found
 
 
+# A "for" of the message's own: "for when it's warmer out", "for the grown-ups".
+OWN_FOR = re.compile(
+    r"\bfor (?:when|a|an|the|my|our|his|her|their)\b(?! (?:couple|few|bit|while|change)\b)", re.I
+)
+
+
 def singular(noun: str) -> str:
     """ "soups": "soup", "curries": "curry", "sandwiches": "sandwich"."""
     return re.sub(
@@ -428,6 +439,11 @@ def carry_over(
         people=None if mine.people else earlier.people,
         # "anything for breakfast too?" after too many apples: breakfasts with apples.
         using=None if mine.using else earlier.using,
+        # "and something sweet?" after food for a kids birthday party: for that party still;
+        # but "drinks for the grown-ups" says whom they are for, and sides go with their dish.
+        occasion=None
+        if mine.occasion or OWN_FOR.search(message) or SERVED_WITH.search(message)
+        else earlier.occasion,
         # "any veggie ones?" after "make me sweat": still spicy; but no spicy dessert or drink.
         taste=earlier.taste
         if not mine.taste
@@ -442,6 +458,8 @@ def carry_over(
         inherited.diets = [d for d in inherited.diets if d not in ("vegetarian", "vegan")]
     if inherited.empty():
         return None
+    if inherited == Constraints(occasion=inherited.occasion) and not (requests or head_of(body) or mine.dish):
+        return None  # what the food is for goes with a request for food, not "and how long?"
     if not elliptical:
         # A sentence of its own: kept whole, with what it inherits after it.
         said = [
@@ -551,7 +569,8 @@ def beside(
     if not SERVED_WITH.search(resolution.question):
         return resolution
     asked = asked_for(history, names)
-    kept = replace(asked, cuisine=None, dish=None, main=None, taste=None)
+    # The sides go with the dish, whatever the dish is for.
+    kept = replace(asked, cuisine=None, dish=None, main=None, taste=None, occasion=None)
     # What the question says already is not said twice: "any vegan sides, alongside …".
     unsaid = [c for c in kept.carried() if c.lower() not in resolution.question.lower()]
     return said_after(resolution, unsaid, message)

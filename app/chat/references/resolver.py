@@ -76,13 +76,16 @@ from app.chat.references.vocabulary import (
     DIET,
     DISHES,
     DISLIKE,
+    DISLIKED_BEFORE,
     ELLIPSIS_LEAD,
     EXCLUDED,
     EXCLUSIVE,
     HATED,
     INSTEAD,
     INTO_THE_SET,
+    KEPT_HOW,
     LACKING,
+    LEFTOVERS,
     MAINS,
     MEAL,
     NEEDS_NO,
@@ -135,7 +138,7 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.recipes import Recipe
 from app.search.accompaniments import SERVED_WITH
-from app.search.question_reader import TOOLS
+from app.search.question_reader import NEGATED, TOOLS
 from app.search.recipe_facts import facts
 from app.search.variants import said_whole
 
@@ -159,6 +162,12 @@ HAVE_ALL = re.compile(
 )
 
 
+# What people feel about food: "instead of spinach, they hate it": dishes neither hate nor like.
+FEELING = re.compile(
+    r"\s+(?:hate|love|like|dislike|can'?t stand|won'?t eat|are (?:allergic|fussy|picky)"
+    rf"|(?:{NEGATED}) (?:like|eat))\b",
+    re.I,
+)
 # What is done to people: "what would wow them", "something for them".
 DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
 
@@ -172,9 +181,12 @@ def people_pointer(message: str) -> bool:
         bool(pointers)
         and not INTO_THE_SET.search(message)
         and all(
-            m.group().lower() == "them"
-            and PEOPLE_SAID.search(message, 0, m.start())
-            and DONE_TO.search(message, 0, m.start())
+            (
+                m.group().lower() == "them"
+                and PEOPLE_SAID.search(message, 0, m.start())
+                and DONE_TO.search(message, 0, m.start())
+            )
+            or (m.group().lower() == "they" and FEELING.match(message, m.end()))
             for m in pointers
         )
     )
@@ -468,6 +480,11 @@ class Resolver:
                 question = f"{message[: part.end()]} of {the([recipe.title])}{message[part.end() :]}"
                 return Resolution(finish(question, message), [recipe.id], rule="focus")
         fragment = ABOUT_IT.match(message) and not CLAUSE_WORDS.search(message) and len(message.split()) <= 6
+        meant = [self._focus] if self._focus else offered
+        if not own and meant and (left := LEFTOVERS.search(message)) and KEPT_HOW.search(message):
+            # "can I freeze leftovers?": of the dish in view.
+            question = f"{message[: left.end()]} of {the([r.title for r in meant])}{message[left.end() :]}"
+            return Resolution(finish(question, message), [r.id for r in meant], rule="focus")
         if not own and self._focus is not None and SCALING.search(message):
             # "so I just double everything?" after a turn about the Tiramisù scales the Tiramisù.
             question = finish(f"{message.strip().rstrip('?!. ')} for {the([self._focus.title])}", message)
@@ -556,7 +573,10 @@ class Resolver:
         # Said at the end of the sentence that asks it, before any remark after it.
         swap = SWAP.search(message) or lacking
         assert swap is not None
-        stop = re.compile(r"[?!.]+(?=\s|$)").search(message, swap.end())
+        # "… instead of spinach, they hate it": the remark after a comma is no part of it.
+        stop = re.compile(r"[?!.]+(?=\s|$)|,(?=\s+(?:they|he|she|we|i|my|our)\b)", re.I).search(
+            message, swap.end()
+        )
         at = stop.start() if stop else len(message.rstrip(" ?!."))
         question = finish(f"{message[:at].rstrip()} in {the([focus.title])}{message[at:]}", message)
         return Resolution(question, [focus.id], rule="focus")
@@ -1115,6 +1135,10 @@ class Resolver:
             return None  # "all of those … or is it only the carnitas": the set, said as one
         if self.names.anywhere(message[: match.start()]):
             return None  # "the recipe for limoncello, and how long does it infuse": the one named
+        if self._focus is not None and DISLIKED_BEFORE.search(message, 0, match.start()):
+            ingredients = keys_of(tuple(self._focus.ingredients))
+            if any(key(w) in ingredients for w in words(message[: match.start()])):
+                return None  # "what can I use instead of spinach, they hate it": the food
         # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
         # "it" stands for the set in view, never for a fresh search that finds other dishes.
         meant = [self._focus] if self._focus else offered

@@ -307,6 +307,8 @@ FOCUS = re.compile(
 # A question of swapping an ingredient: "could I use turkey instead?", "sub the cream?".
 SWAP = re.compile(
     r"\b(?:use|using|swap|substitute|sub|replace|put)\b.*\binstead\b|\b(?:swap|substitute|sub)\b.*\b(?:for|with)\b"
+    r"|\bwhat (?:can|could|should|do) (?:i|we) do instead of\b"
+    r"|\b(?:can|could) (?:i|we) (?:leave out|omit|skip|do without|leave off)\b"
     # "can i use greek yogurt if i cant find kefir?", "skip all that and just use store bought paste?".
     r"|\b(?:use|using)\b[^.?!]*\b(?:if|since|as|cause|because) (?:i|we)"
     r" (?:can'?t|cannot|don'?t|dont) (?:find|get|have)\b"
@@ -346,6 +348,10 @@ LACKING = re.compile(
 PART_OF = re.compile(r"\bthe (?:[\w'-]+ )?(?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
 # A fragment that asks about the recipe in focus: "for 2 people?", "without eggs?".
 ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|instead of|minus)\b", re.I)
+# The leftovers of the dish in view, asked how they keep: "can I freeze leftovers?", "how long do
+# the leftovers keep?"; not "what can I make with leftovers?", a new request.
+LEFTOVERS = re.compile(r"\b(?:leftovers|left-overs|what(?:'s| is) left(?: over)?)", re.I)
+KEPT_HOW = re.compile(r"\b(?:freez\w*|keeps?|last|store|reheat\w*|fridge|microwave)\b", re.I)
 # Scaling the recipe in focus, said with no pointer: "so I just double everything?".
 SCALING = re.compile(
     r"\b(?:double|halve|triple|scale(?: it)?(?: up| down)?)"
@@ -437,6 +443,10 @@ HATED = re.compile(
     r"\b(?:hates?|can'?t stand|cannot stand|gags? at|is allergic to)\s+"
     r"(?!(?:anything|everything|something|it|that|this|the|a|an)\b)(?P<food>[a-z][\w-]+)",
     re.I,
+)
+# A dislike just before a pointer: "instead of spinach, they hate it" (the food, not the dish).
+DISLIKED_BEFORE = re.compile(
+    rf"\b(?:hate|hates|hated|can'?t stand|cannot stand|dislikes?|(?:{NEGATED}) (?:like|eat))\s+$", re.I
 )
 # "skip that one" after "not a fan of aubergine": the pointer is what the message disliked.
 POINTER = frozenset({"that", "it", "this", "them", "those"})
