@@ -282,6 +282,8 @@ SETS = {
     # code, never studied.
     "held out, round 32": HERE / "followups_holdout_32.jsonl",
     "held out, round 33": HERE / "followups_holdout_33.jsonl",
+    "held out, round 34": HERE / "followups_holdout_34.jsonl",
+    "held out, round 35": HERE / "followups_holdout_35.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -312,6 +314,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 31",
         "held out, round 32",
         "held out, round 33",
+        "held out, round 34",
+        "held out, round 35",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"
