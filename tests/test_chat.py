@@ -8,13 +8,14 @@ import asyncio
 
 import pytest
 
-from app.chat.answers import answer_messages, prompt_recipe, reading_sent
+from app.chat.answers import answer_messages, asked_about, prompt_recipe, reading_sent
 from app.chat.data_phrasing import facts, key_ingredients
 from app.http.bodies import ChatRequest
 from app.providers.errors import ModelBusyError
 from app.providers.protocols import Finish
 from app.recipes import Recipe, read_catalog
 from app.search.filters import RecipeFilters
+from app.search.retrieval import Retrieval, ScoredRecipe
 from app.settings import Settings
 from tests.readers import appear_in_order, recipe_ids_in_prompt, server_sent_events
 from tests.support import DINNER_HISTORY, ScriptedChatModel, say
@@ -110,15 +111,17 @@ def test_the_model_is_given_the_method_of_the_recipes_the_question_is_about():
     soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Simmer the leeks."])
     stew = Recipe(id="stew", title="Stew", ingredients=["beef"], steps=["Brown the beef."])
 
-    def prompt(question: str, named: list[str]) -> str:
-        return answer_messages([soup, stew], [], question, recipe_chars=1800, named=named)[0]["content"]
+    def prompt(question: str) -> str:
+        found = Retrieval(question, RecipeFilters(), [ScoredRecipe(soup, 1.0), ScoredRecipe(stew, 0.5)])
+        about = asked_about(found, question)
+        return answer_messages([soup, stew], [], question, recipe_chars=1800, about=about)[0]["content"]
 
     # Naming none, the first found is what the question is about; the others are alternatives,
     # offered by their facts and ingredients.
-    offered = prompt("something warming?", [])
+    offered = prompt("something warming?")
     assert "Simmer the leeks." in offered and "Brown the beef." not in offered
     assert "Ingredients: beef" in offered
-    asked = prompt("how do I make the Stew?", ["stew"])
+    asked = prompt("how do I make the Stew?")
     assert "Brown the beef." in asked and "Simmer the leeks." not in asked
 
 

@@ -24,7 +24,7 @@ generate, check, shape.
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,20 +83,28 @@ def prompt_recipe(recipe: Recipe, max_chars: int, *, with_steps: bool = True) ->
     return (cut[: ends[-1]] if ends else cut).rstrip() + " …"
 
 
+def asked_about(retrieval: Retrieval, question: str) -> set[str]:
+    """The recipes a question is about: those it names (the catalog recipes the retrieval kept,
+    and those found whose title it says: "how do I make pizza sauce"), or, naming none, the
+    first found."""
+    recipes = [f.recipe for f in retrieval.found]
+    named = {*retrieval.named, *(r.id for r in named_in(question, recipes))}
+    return named or {r.id for r in recipes[:1]}
+
+
 def answer_messages(
     recipes: Sequence[Recipe],
     history: Sequence[Message],
     question: str,
     *,
     recipe_chars: int,
-    named: Sequence[str] = (),
+    about: Collection[str],
     followups: bool = False,
 ) -> list[ChatTurn]:
     """The answer prompt. The method (the steps) is given for the recipes the question is
-    about: those it names or, when it names none, the first found. The others are there to be
-    offered or compared, which their facts, description and ingredients do: their steps were
-    most of the prompt's tokens and served no answer about them."""
-    about = set(named) or {r.id for r in recipes[:1]}
+    `about` only. The others are there to be offered or compared, which their facts,
+    description and ingredients do: their steps were most of the prompt's tokens and served no
+    answer about them."""
     listed = (
         "\n\n".join(prompt_recipe(r, recipe_chars, with_steps=r.id in about) for r in recipes)
         or "(none found)"
@@ -174,9 +182,7 @@ async def start_answer(
         recipe_chars=min(settings.local_recipe_prompt_chars, settings.recipe_prompt_chars)
         if small
         else settings.recipe_prompt_chars,
-        # The catalog recipes the question named, and those found whose title it says ("how
-        # do I make pizza sauce").
-        named=[*retrieval.named, *(r.id for r in named_in(searched, recipes))],
+        about=asked_about(retrieval, searched),
         followups=followups,
     )
     writer = choose_writer(settings) if recipes else "data"
