@@ -209,6 +209,18 @@ def test_leftovers_asked_how_they_keep_are_of_the_recipe_in_focus(message, quest
     assert resolved.question == question
 
 
+def test_a_food_left_out_of_a_request_for_a_food_asks_that_request_again_without_it():
+    turns = (
+        "need a quick lunch, something with eggs",
+        "These match:\n- Stracciatella soup (15 min)\n- Egg Roll in a Bowl (25 min)",
+    )
+
+    resolved = resolve("no bread though, I'm off carbs", *turns)
+
+    assert resolved.question == "Need a quick lunch, something with eggs, no bread though, I'm off carbs"
+    assert resolved.carried == ["eggs", "ready in under 30 minutes"]
+
+
 def test_sides_offered_beside_the_recipe_asked_about_leave_it_in_focus():
     turns = (
         "lets do the Lamb Biriyani",

@@ -151,9 +151,9 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
         # "something sweet for after" asks for a dessert, not a sweet curry.
         sweet = "dessert" if SWEET.search(text) else None
-        found.dish = next((w for w in said if w in DISHES), sweet or found.dish)
-        # "vegan mains, and nothing with tofu": tofu is left out, not asked for.
+        # "vegan mains, and nothing with tofu", "no bread though": left out, not asked for.
         unwanted = {w for e in filters.exclude for w in e.split()}
+        found.dish = next((w for w in said if w in DISHES and w not in unwanted), sweet or found.dish)
         found.main = next((w for w in said if w in MAINS and w not in unwanted), found.main)
         found.taste = None if MILD.search(text) else "spicy" if SPICY.search(text) else found.taste
     return found
@@ -247,17 +247,14 @@ def lasting_switch(text: str) -> bool:
     return switch is not None and not switch.group().lower().startswith("side ")
 
 
-def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
-    """What the user asked for since the last change of topic ("actually, forget that"), not
-    what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
-    recipe and sets no diet for what follows."""
-    users = [m.content for m in history if m.role == "user"]
+def topic_start(users: Sequence[str], names: RecipeNames) -> int:
+    """Which of the user turns the last change of topic ("actually, forget that") is, or 0."""
 
     def about_one(text: str) -> bool:
         # "do arepas keep if i make a batch sunday?" asks about a dish said; it starts no topic.
         return bool(names.named(text, loose=True) or ASKS_ABOUT.search(text) or YES_NO.match(text))
 
-    since = max(
+    return max(
         (
             n
             for n, text in enumerate(users)
@@ -265,13 +262,27 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
         ),
         default=0,
     )
+
+
+def requests_since(since: int, history: Sequence[Message], names: RecipeNames) -> list[str]:
+    """The user turns from the `since`-th on that asked for recipes, not about one."""
+    users = [m.content for m in history if m.role == "user"]
     # The conversation's first message has nothing before it to ask about: "what can i chuck
     # in it" is about the slow cooker it has just named.
-    asked = [
+    return [
         text
         for n, text in enumerate(users[since:], since)
         if not names.named(text) and ((n == 0 and history[0].role == "user") or not ASKS_ABOUT.search(text))
     ]
+
+
+def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
+    """What the user asked for since the last change of topic ("actually, forget that"), not
+    what they asked about: "Is it vegetarian?" or "Is the Shakshouka vegan?" asks about one
+    recipe and sets no diet for what follows."""
+    users = [m.content for m in history if m.role == "user"]
+    since = topic_start(users, names)
+    asked = requests_since(since, history, names)
     # "turkish one sounds nice": a recipe chosen, not a cuisine asked for.
     found = constraints([CHOSEN.sub(" ", text) for text in asked], names)
     # "quick breakfast, 20 min max" reads as the Quick Breakfast Spaghetti, but asks no question
@@ -285,6 +296,32 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
             found.kitchen = found.kitchen or needs.kitchen
             found.people = found.people or needs.people
     return found
+
+
+def refinement(
+    message: str,
+    body: str,
+    mine: Constraints,
+    earlier: Constraints,
+    history: Sequence[Message],
+    names: RecipeNames,
+) -> Resolution | None:
+    """ "no bread though, I'm off carbs" after "need a quick lunch, something with eggs": a food
+    left out of the request before, which asked for a food or a meal that the carried words do
+    not say; the request is asked again with it. (A diet may rule out the food asked for: "vegan
+    please" after eggs is carried as before.)"""
+    if not mine.exclude or head_of(body) or MEAL.search(message):
+        return None
+    if any([mine.dish, mine.main, mine.cuisine, mine.taste, mine.using, mine.occasion]) or earlier.dish:
+        return None
+    users = [m.content for m in history if m.role == "user"]
+    asked = requests_since(topic_start(users, names), history, names)
+    request = asked[-1] if asked else None
+    if request is None or not (earlier.main or MEAL.search(request)):
+        return None
+    question = finish(f"{request.strip().rstrip('?!. ')}, {lower_first(message.strip())}", message)
+    kept = [c for c in earlier.carried() if c not in mine.carried()]
+    return Resolution(question, names.named(question), kept, rule="carry-over")
 
 
 # A "for" of the message's own: "for when it's warmer out", "for the grown-ups".
@@ -392,6 +429,8 @@ def carry_over(
         return None
     earlier = asked_for(history, names)
     mine = constraints([message], names)
+    if (refined := refinement(message, body, mine, earlier, history, names)) is not None:
+        return refined
     # "and a dessert?", "ok and any soups?": adds to what was asked.
     additive = bool(ADDITIVE.match(body.strip()) or same) or bool(
         lead and re.search(r"\b(?:and|also)\b", lead.group())

@@ -591,7 +591,9 @@ DIET_WORDS = {
 # school bake sale, "keto", "non-alcoholic" drinks for a kid's party.
 NEEDS = {
     "nut-free": re.compile(r"\b(?:nut[- ]?free|no nuts|nut allerg(?:y|ic|ies)|allergic to nuts)\b", re.I),
-    "keto": re.compile(r"\b(?:keto|low[- ]carb)\b", re.I),
+    "keto": re.compile(
+        r"\b(?:keto|low[- ]carbs?|(?:off|cutting(?: out| down on)?|no|avoiding) carbs)\b", re.I
+    ),
     "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b|\bteetotal\b", re.I),
