@@ -139,6 +139,13 @@ def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
     assert compose("How many will the Tart make? we'll be 10", [tart]).text == (
         "Tart [tart] serves 8. For 10, make it 2 times (16)."
     )
+    # Scaling is asked as how many it serves, against how many are eating.
+    assert compose("how do I scale the Tart for 8?", [tart]).text == (
+        "Tart [tart] serves 8. For 8, make it as written."
+    )
+    assert compose("how do i scale the Tart down for 2", [tart]).text == (
+        "Tart [tart] serves 8. For 2, use 1/4 of every amount."
+    )
 
 
 def test_what_goes_with_a_recipe_is_listed_as_going_with_it():

@@ -243,6 +243,8 @@ HOW_LONG = re.compile(r"\b(how long|how much time|how many minutes|takes? to (?:
 HOW_MANY = re.compile(
     r"\b(how many (?:people|servings|portions)|(?:serves?|makes?|feeds?) how many"
     r"|how many (?:does|do|will|would|can)\b[^?.!]{0,40}?\b(?:make|makes|feed|feeds|serve|serves)"
+    # "how do I scale it for 8?": how many it serves, against how many are eating.
+    r"|scale\b[^?.!]{0,40}?\b(?:for|to) \d+"
     r"|how many does)\b",
     re.I,
 )
@@ -296,6 +298,7 @@ FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
 # recipe's steps as "freezes", "keeps in the fridge", "store", "reheat", "overnight".
 KEEPING = re.compile(
     r"\bfreez|\bfroze|make (?:it |them |this |that )?ahead|(?:day|night) before|\breheat|leftover"
+    r"|\bhow far ahead|\bahead of time|\bin advance"
     r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)"
     # "how long do cooked chickpeas keep in the fridge?": how long the dish lasts, not chills.
     r"|\b(?:keeps?|lasts?|stays? (?:ok|good|fresh)) in the (?:fridge|freezer)",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 
 from app.chat.answer_cues import (
     ASKS_OF,
@@ -464,6 +465,11 @@ def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         # "how many will it make? i need like 24": how many times the recipe, as written.
         times = -(-wanted // serves)
         lines.append(f"For {wanted}, make it {times} times ({times * serves}).")
+    elif wanted and serves and wanted == serves:
+        lines.append(f"For {wanted}, make it as written.")
+    elif wanted and serves:
+        # "scale it down for 2" of a recipe for 6: a third of every amount.
+        lines.append(f"For {wanted}, use {Fraction(wanted, serves).limit_denominator(12)} of every amount.")
     return Composed(" ".join(lines), "servings")
 
 
