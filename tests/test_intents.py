@@ -45,6 +45,8 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         # Eating less meat is a wish, not a diet: it finds meatless dishes first, and hides none.
         ("dinner ideas? we're trying to eat less meat", "less meat", "lentils"),
         ("having people over for dinner, any ideas?", "hosting", "roast"),
+        # Mains asked for at a dinner party are dinners still.
+        ("main course ideas for a dinner party?", "main course", "dinner"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):
@@ -267,6 +269,8 @@ def test_a_like_question_leaves_only_the_dish_it_names_after_like():
         ("my mum's birthday is sunday, she loves lemon", "sunday", "lemon"),
         ("on sunday, what goes with a sunday roast?", "on", "sunday"),
         ("we're having friends over saturday, 6 people", "saturday", "roast"),
+        # A dinner party is no party drink.
+        ("a dinner party dessert", "party", "dessert"),
     ],
 )
 def test_words_that_say_nothing_of_the_dish_are_not_searched(question, unsearched, searched):
