@@ -221,6 +221,19 @@ def test_a_food_left_out_of_a_request_for_a_food_asks_that_request_again_without
     assert resolved.carried == ["eggs", "ready in under 30 minutes"]
 
 
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("what could I serve it with", "What could I serve with the Valencian Paella"),
+        ("what should we eat it with?", "What should we eat with the Valencian Paella?"),
+    ],
+)
+def test_what_to_serve_it_with_is_asked_as_what_goes_with_the_dish(message, question):
+    resolved = resolve(message, "Tell me about the paella", "The Valencian Paella takes about 80 minutes.")
+
+    assert resolved.question == question
+
+
 def test_sides_offered_beside_the_recipe_asked_about_leave_it_in_focus():
     turns = (
         "lets do the Lamb Biriyani",
@@ -2094,7 +2107,7 @@ def test_it_after_a_turn_that_picked_one_by_pointing_is_that_one():
                 "Great pick.",
             ),
             "omg and a starter too?",
-            "What about recipes with a starter too, ready in under 20 minutes?",
+            "What about a starter too, ready in under 20 minutes?",
         ),
         # "ok and …" adds to what was asked.
         (

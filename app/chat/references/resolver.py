@@ -162,6 +162,9 @@ HAVE_ALL = re.compile(
 )
 
 
+# "what could I serve it with": the dish something goes with, said around "it".
+SERVE_IT_WITH = re.compile(r"\b(?:serve|eat|have|pair)\s+$", re.I)
+WITH_NEXT = re.compile(r"\s+with\b", re.I)
 # What people feel about food: "instead of spinach, they hate it": dishes neither hate nor like.
 FEELING = re.compile(
     r"\s+(?:hate|love|like|dislike|can'?t stand|won'?t eat|are (?:allergic|fussy|picky)"
@@ -1147,6 +1150,14 @@ class Resolver:
         # "how long till its ready": "its" is written for "it's" as often as for the possessive.
         owned = "'s" if (match["pronoun"] or "").lower() == "its" else ""
         replaced = message[: match.start()] + the([r.title for r in meant]) + owned + message[match.end() :]
+        if SERVE_IT_WITH.search(message, 0, match.start()) and (
+            served := WITH_NEXT.match(message, match.end())
+        ):
+            # "what could I serve it with": "… serve with the Shakshouka", as the search reads
+            # what goes with a dish.
+            replaced = (
+                f"{message[: match.start()]}with {the([r.title for r in meant])}{message[served.end() :]}"
+            )
         return Resolution(finish(replaced, message), [r.id for r in meant], rule="focus")
 
     def _asked_anew(self, message: str, offered: list[Recipe]) -> Resolution | None:

@@ -578,6 +578,8 @@ DISHES = frozenset(
         "casserole",
         "side",
         "sides",
+        "starter",
+        "starters",
         "stir-fry",
     ]
 )
