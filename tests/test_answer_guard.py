@@ -214,6 +214,14 @@ def test_the_data_answers_about_one_named_recipe():
     )
 
 
+def test_a_recipe_named_as_people_spell_it_is_the_one_asked_about():
+    shakshouka = recipe("shakshouka", "Shakshouka", total_minutes=20, steps=["Simmer the tomatoes."])
+
+    assert compose("how do i make shakshuka", [shakshouka, SOUP]).text.startswith(
+        "To make Shakshouka [shakshouka] (20 min in all), you need:"
+    )
+
+
 def test_no_recipe_found_is_said_plainly():
     assert compose("Sushi?", []).kind == "none"
 

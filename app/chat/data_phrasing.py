@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from app.chat.answer_cues import AMOUNT, CATEGORIES, FALSE_FRIENDS
 from app.chat.listed_dishes import FILLER
+from app.chat.name_spelling import key
 from app.recipes import Recipe
 from app.search.text import stem
 
@@ -97,11 +98,14 @@ def named_in(question: str, recipes: Sequence[Recipe]) -> list[Recipe]:
                 break
     if exact:
         return [r for r in recipes if r in exact]
-    words = set(re.findall(r"[a-z]+", lowered))
+    # By spelling key: "shakshuka" is the Shakshouka, "stroganof" the Stroganov.
+    words = {key(w) for w in re.findall(r"[a-z]+", lowered)}
     scored = []
     for recipe in recipes:
         # Every word but the filler: "too many apples" names no Apple Pie.
-        title_words = {w for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 2} - FILLER
+        title_words = {
+            key(w) for w in re.findall(r"[a-z]+", recipe.title.lower()) if len(w) > 2 and w not in FILLER
+        }
         if title_words and title_words <= words:
             scored.append(recipe)
     return scored[:1]
