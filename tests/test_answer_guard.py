@@ -124,6 +124,9 @@ def test_the_data_answers_which_is_quickest_serves_most_and_has_no_cheese():
     assert compose("Which one serves the most?", recipes).text.startswith(
         "Onion Tart [onion-tart] serves the most"
     )
+    assert compose("of the others, which serves more?", recipes).text.startswith(
+        "Onion Tart [onion-tart] serves the most"
+    )
     no_cheese = compose("Which has no cheese?", recipes).text
     assert no_cheese.startswith("Without cheese: Mushroom Soup [mushroom-soup] and Onion Tart [onion-tart].")
     assert "Mushroom Risotto [mushroom-risotto] has cheese: 50g parmesan cheese." in no_cheese

@@ -81,6 +81,8 @@ QUICK = re.compile(r"\b(quickest|fastest|shortest|least time|quicker|faster|less
 SLOW = re.compile(r"\b(slowest|longest|most time)\b", re.I)
 MOST = re.compile(
     r"\b(serves? (?:the )?most|feeds? (?:the )?most|most (?:servings|people|portions)"
+    # "of the others, which serves more?"
+    r"|(?:serves?|feeds?|makes?) more(?: people)?|more (?:servings|portions)"
     r"|biggest|largest|crowd)\b",
     re.I,
 )
