@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TypeVar
 
@@ -91,6 +91,8 @@ FOR_AFTER = re.compile(
 )
 
 
+# A conversation's user turns are read again at every turn: the reading is a pure function.
+@lru_cache(maxsize=1024)
 def occasion_said(question: str) -> str | None:
     """What the food is for, as the user said it ("for a kids birthday party"), when an
     occasion of the lexicon is said after "for"; lower case."""

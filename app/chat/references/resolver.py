@@ -620,17 +620,16 @@ class Resolver:
         # The lists that answered a request naming no recipe nor pointing at one ("something
         # similar but vegetarian"): a recipe asked about before one, and not in it, is behind it.
         # Sides ("what goes on the side") are offered beside it, not instead.
-        lists: list[list[str]] = []
+        lists: list[tuple[str, list[str]]] = []  # each request, and the list that answered it
         answer: list[str] = []
         for turn, ids in zip(reversed(history), reversed(turns), strict=True):
             if turn.role == "assistant":
                 answer = ids
             elif ids:
-                if len(ids) > 1 or any(ids[0] not in listed for listed in lists):
-                    return None
-                return self.recipes[ids[0]]
-            elif len(answer) > 1 and not self._about_focus(turn.content):
-                lists.append(answer)
+                behind = any(ids[0] not in listed and not self._about_focus(asked) for asked, listed in lists)
+                return None if len(ids) > 1 or behind else self.recipes[ids[0]]
+            elif len(answer) > 1:
+                lists.append((turn.content, answer))
         return None
 
     @staticmethod
