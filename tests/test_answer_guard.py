@@ -289,6 +289,13 @@ def test_a_diet_that_none_of_the_recipes_has_is_said_first_with_the_ingredients_
         # Its data says it is not; its ingredients do not say why.
         " Onion Soup [onion-soup] is not marked vegetarian."
     )
+    leek = Recipe(
+        id="leek-soup", title="Leek Soup", ingredients=["leeks"], steps=["Simmer."], vegetarian=True
+    )
+    kale = Recipe(id="kale-soup", title="Kale Soup", ingredients=["kale"], steps=["Simmer."], vegetarian=True)
+    assert compose(
+        "Considering the Leek Soup and the Kale Soup, which of those is vegetarian?", [leek, kale]
+    ).text == ("All of them are vegetarian: Leek Soup [leek-soup] and Kale Soup [kale-soup].")
 
 
 def test_the_data_answers_whether_recipes_have_an_ingredient_line_by_line():

@@ -377,6 +377,8 @@ def _diet(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     lines = [diet_line(r, diet, label) for r in fit + [r for r in targets if r not in fit]]
     if len(targets) == 1:
         lines[0] = f"{'Yes' if fit else 'No'}: {lines[0]}"
+    elif len(fit) == len(targets):
+        lines = [f"All of them are {label}: {join([cite(r) for r in fit])}."]
     elif not fit:
         # "which of those is vegetarian?" when none is: said first, then why for each.
         lines.insert(0, f"None of them is marked {label}.")
