@@ -483,7 +483,7 @@ class Resolver:
                 question = f"{message[: part.end()]} of {the([recipe.title])}{message[part.end() :]}"
                 return Resolution(finish(question, message), [recipe.id], rule="focus")
         fragment = ABOUT_IT.match(message) and not CLAUSE_WORDS.search(message) and len(message.split()) <= 6
-        meant = [self._focus] if self._focus else offered
+        meant = self._meant(offered)
         if not own and meant and (left := LEFTOVERS.search(message)) and KEPT_HOW.search(message):
             # "can I freeze leftovers?": of the dish in view.
             question = f"{message[: left.end()]} of {the([r.title for r in meant])}{message[left.end() :]}"
@@ -636,6 +636,12 @@ class Resolver:
     def _about_focus(message: str) -> bool:
         """Whether a message points at the recipe in focus, or asks for what goes beside it."""
         return bool(focus_pointer(message) or SIDE_ASKED.search(message) or SERVED_WITH.search(message))
+
+    def _meant(self, offered: list[Recipe]) -> list[Recipe]:
+        """What "it" means when nothing else says: the recipe in focus or, with no one recipe in
+        focus ("do any of the others have nuts?" … "what do I need for it?"), the set in view,
+        never a fresh search that finds other dishes."""
+        return [self._focus] if self._focus else offered
 
     def in_focus(self, offered: list[Recipe]) -> Recipe | None:
         if len(offered) == 1:
@@ -1141,9 +1147,7 @@ class Resolver:
             ingredients = keys_of(tuple(self._focus.ingredients))
             if any(key(w) in ingredients for w in words(message[: match.start()])):
                 return None  # "what can I use instead of spinach, they hate it": the food
-        # No one recipe in focus ("do any of the others have nuts?" … "what do I need for it?"):
-        # "it" stands for the set in view, never for a fresh search that finds other dishes.
-        meant = [self._focus] if self._focus else offered
+        meant = self._meant(offered)
         if (swapped := self._swapped_in(message)) is not None:
             meant = [swapped]
         # "how long till its ready": "its" is written for "it's" as often as for the possessive.
