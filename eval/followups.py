@@ -195,6 +195,10 @@ SETS = {
     # brief, 62 to the hard brief); measured once (f00ea93), then studied.
     "development, round 61": HERE / "followups_sixtyfirst.jsonl",
     "development, round 62": HERE / "followups_sixtysecond.jsonl",
+    # Written by someone who saw no code, at the start of the seventeenth round (63 to the switch
+    # brief, 64 to the hard brief); measured once (63 after the round's first rule), then studied.
+    "development, round 63": HERE / "followups_sixtythird.jsonl",
+    "development, round 64": HERE / "followups_sixtyfourth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -284,6 +288,10 @@ SETS = {
     "held out, round 33": HERE / "followups_holdout_33.jsonl",
     "held out, round 34": HERE / "followups_holdout_34.jsonl",
     "held out, round 35": HERE / "followups_holdout_35.jsonl",
+    # Written blind at the start of the seventeenth round (36 to the switch brief, 37 to the
+    # hard brief); measured only on the round's start (2d3ed27) and its final code.
+    "held out, round 36": HERE / "followups_holdout_36.jsonl",
+    "held out, round 37": HERE / "followups_holdout_37.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -316,6 +324,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 33",
         "held out, round 34",
         "held out, round 35",
+        "held out, round 36",
+        "held out, round 37",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

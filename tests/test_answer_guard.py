@@ -167,6 +167,13 @@ def test_a_food_free_need_is_answered_from_the_ingredient_lines():
     assert compose("Which of them are nut-free?", [cookies, SOUP]).text.endswith(
         "Mushroom Soup [mushroom-soup] lists no nuts in its ingredients."
     )
+    # As the rewrite writes it, and as people type it.
+    assert compose(
+        "Considering the Cookies and the Mushroom Soup, which of those is nut free?", [cookies, SOUP]
+    ).text == (
+        "Cookies [cookies] has nuts: 1 cup chopped nuts (optional)."
+        " Mushroom Soup [mushroom-soup] lists no nuts in its ingredients."
+    )
 
 
 def test_a_food_asked_left_out_of_a_recipe_that_has_none_is_said_whole():

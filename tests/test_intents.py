@@ -83,13 +83,21 @@ def test_an_intent_is_not_read_beside_the_words_that_mean_it_is_not_meant(questi
         ("what can I make for a kids birthday party", "for a kids birthday party"),
         ("something for my diabetic dad", "for my diabetic dad"),
         ("what to bring for a picnic tomorrow", "for a picnic"),
+        # An event said on its own is what the food is for too.
+        (
+            "Throwing my son's 6th birthday party, about 12 kids. Finger food ideas?",
+            "for my son's 6th birthday party",
+        ),
+        ("going on a picnic sunday with my in-laws", "for a picnic"),
+        ("vegetarian dinner party for 6, italian theme. mains?", "for a dinner party"),
+        ("brunch for 6 on sunday", "for brunch"),
         # Said otherwise than after "for", or no occasion: a dish, a meal, a present.
         ("it's a cold night, soup?", None),
         ("a dessert for dinner", None),
         ("i just got an air fryer for my birthday, what can i make in it", None),
     ],
 )
-def test_what_the_food_is_for_is_read_as_said_after_for(question, occasion):
+def test_what_the_food_is_for_is_read_as_said(question, occasion):
     assert lexicon.occasion_said(question) == occasion
 
 
@@ -193,6 +201,15 @@ async def test_a_bake_sale_finds_bakes_and_cookies_for_one_find_cookies(retrieve
     assert all("baked" in facts(f.recipe) and "main" not in facts(f.recipe) for f in sale.found)
     assert sale.filters.exclude == ("nut",)
     assert all("cookies" in f.recipe.title.lower() for f in cookies.found)
+
+
+async def test_a_brunch_puts_the_breakfast_recipes_first(retriever: Retriever):
+    found = await retriever.retrieve_question(
+        "my sister is vegan and coming over sunday for brunch, any ideas?", 3
+    )
+
+    assert "breakfast" in facts(found.found[0].recipe)
+    assert all(f.recipe.vegan for f in found.found)
 
 
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):

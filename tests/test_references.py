@@ -1333,7 +1333,7 @@ def test_a_request_said_around_a_remark_keeps_what_was_asked(turns, message, que
         # A choice, or words about the set: searched, they would find those recipes again.
         (
             "shakshouka on saturday then. what about sweet ones for sunday",
-            "What about sweet breakfast for sunday",
+            "What about sweet breakfast recipes for sunday",
         ),
         ("hmm none of these are really filling tbh. what about something with eggs?", "What about breakfast"),
         # A need stays.
@@ -1355,11 +1355,12 @@ def test_a_remark_on_the_recipes_offered_is_left_out_of_the_request_after_it(mes
 @pytest.mark.parametrize(
     ("turns", "message", "question"),
     [
-        # "quick breakfast" reads as the Quick Breakfast Spaghetti, yet asks for 20 minutes.
+        # "quick breakfast" reads as the Quick Breakfast Spaghetti, yet asks for a breakfast in
+        # 20 minutes.
         (
             ("quick breakfast, 20 min max", "- **Shakshouka**\n- **Venezuelan Arepa**"),
             "any sweet ones?",
-            "Any sweet recipes, ready in under 20 minutes?",
+            "Any sweet breakfast recipes, ready in under 20 minutes?",
         ),
         # "a no-pork household" leaves pork out.
         (
@@ -1760,11 +1761,13 @@ def test_a_recipe_left_aside_before_a_question_about_them_is_left_out():
             "ok. my grandma used to make this cold summer soup with kefir, any soups from there?",
             "ok. my grandma used to make this cold summer soup with kefir, any Russian soups from there?",
         ),
-        # A starter is another dish than the main: the lamb stays with the main.
+        # A starter is another dish than the main: the lamb stays with the main, the dinner
+        # party goes on.
         (
             ("dinner party saturday, lamb as the main", "- **Slow-cooked Lamb with Lemon**\n- **Tuh’u**"),
             "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
-            "ok sold. for the starter tho its gonna be hot that day, maybe a chilled soup?",
+            "ok sold. for the starter tho its gonna be hot that day, what about a chilled soup,"
+            " for a dinner party?",
         ),
         # A season, a dish asked for by its name, a part of a dish just said.
         (
@@ -4274,3 +4277,169 @@ def test_leaving_a_dish_in_the_oven_sets_none_aside():
 
     assert resolved.recipe_ids == ["eggs-benedict", "spiced-apple-pancakes", "kropsua"]
     assert resolved.question.endswith("leave in the oven while i do the rest")
+
+
+# Seventeenth round: what a new user asks of a dish, more of the same, events and people.
+
+GRANOLA = (
+    "vegan brunch ideas?",
+    "These 3 recipes match best:\n- Quick Breakfast Spaghetti\n- Granola\n- Croutons",
+    "Ooh the Granola sounds good. how long does it take?",
+    "Granola takes 50 min in all (prep 10 min, cook 40 min).",
+)
+
+
+@pytest.mark.parametrize(
+    ("message", "question"),
+    [
+        ("and do I need any special equipment?", "And do I need any special equipment for the Granola?"),
+        ("how many calories?", "How many calories for the Granola?"),
+        ("any tips?", "Any tips for the Granola?"),
+        ("nice! what oven temp? mine runs hot", "Nice! what oven temp for the Granola? mine runs hot"),
+    ],
+)
+def test_what_a_recipe_says_asked_with_no_pointer_is_asked_of_the_one_in_view(message, question):
+    resolved = resolve(message, *GRANOLA)
+
+    assert resolved.question == question
+    assert resolved.recipe_ids == ["granola"]
+
+
+def test_what_needs_no_equipment_asks_for_other_dishes():
+    assert "granola" not in resolve("anything that needs no special equipment?", *GRANOLA).recipe_ids
+
+
+def test_what_goes_with_it_then_a_kind_of_dish_asks_what_goes_with_the_one_in_view():
+    resolved = resolve("what could go with it, something sweet maybe", *GRANOLA)
+
+    assert resolved.recipe_ids == ["granola"]
+    assert resolved.question.startswith("What could go with the Granola, something sweet maybe")
+
+
+SATAY = ("quick chicken dinner for two, 30 min", "- Chicken Satay\n- Spicy Kung Pao-style Chicken")
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        # The need said first, then "more".
+        ("oh wait she's allergic to peanuts. give me a couple others pls", "without peanuts"),
+        # "more", then the need.
+        ("can u give me a couple more but no beef, trying to cut back on red meat", "without beef"),
+        # "more", then a remark, kept after the question.
+        ("what else u got? she hates almonds", "she hates almonds"),
+    ],
+)
+def test_more_said_around_a_need_asks_for_others_of_what_was_asked(message, kept):
+    resolved = resolve(message, *SATAY)
+
+    assert resolved.rule == "more"
+    assert resolved.question.startswith("oh wait she's allergic to peanuts. What other chicken recipes") or (
+        resolved.question.startswith("What other chicken recipes are there besides the Chicken Satay")
+    )
+    assert kept in resolved.question and "ready in under 30 minutes, for 2 people" in resolved.question
+
+
+def test_the_name_a_dish_is_called_points_at_no_recipe():
+    resolved = resolve(
+        "what oven temp for roasting a whole chicken flattened out? spatchcock i think its called",
+        "chicken tacos?",
+        "- Taco Meat\n- Slow-cooked Chicken Tacos\n- Fresh Guacamole",
+    )
+
+    assert resolved.recipe_ids == [] and "Taco" not in resolved.question
+
+
+def test_prepping_that_is_prepping_the_dish_offered():
+    resolved = resolve(
+        "ok but how far ahead can i prep that? want to be with the family 🎄",
+        "Doing Christmas dinner for the first time, just 4 of us. Want something impressive but not turkey.",
+        "For a showstopper for four, go for **Beef Wellington**: seared beef fillet wrapped in pastry.",
+    )
+
+    assert resolved.question.startswith("Ok but how far ahead can i prep the Beef Wellington?")
+
+
+def test_pud_is_a_dessert_that_keeps_what_was_asked():
+    resolved = resolve(
+        "and for pud?",
+        "dinner party for 8 on saturday, one guest is dairy free. mains?",
+        "- Chicken in Red Wine Vinegar Sauce\n- Beef Stew",
+    )
+
+    assert resolved.question == "What about dairy-free dessert, for 8 people, for a dinner party?"
+
+
+def test_that_lot_is_the_set_offered():
+    resolved = resolve(
+        "ok update its the morning after and i am DYING 🥴 out of that lot whats the least faff",
+        "brunch for 4 tomorrow",
+        "- Shakshouka\n- Eggs Benedict\n- Spanish Tortilla\n- Banana Pancakes",
+    )
+
+    assert resolved.recipe_ids == ["shakshouka", "eggs-benedict", "spanish-tortilla", "banana-pancakes"]
+    assert "that lot" in resolved.question  # the words stay as said, after the titles
+
+
+def test_two_recipes_set_aside_in_one_breath_both_go():
+    resolved = resolve(
+        "skip the chili and the soup, we're souped out. between the other two which keeps better?",
+        "vegan dinner ideas for this week?",
+        "1. Lebanese Lentil Soup – red lentils.\n2. Ginataang Kalabasa – squash.\n3. Lenten Chili – beans.\n"
+        "4. Hoisin Tofu and Broccoli – tofu.",
+    )
+
+    assert resolved.recipe_ids == ["ginataang-kalabasa", "hoisin-tofu-and-broccoli"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "thank youuu. different day different drama: my toddler refuses everything but noodles. noodle soup?",
+        "these r great. now dinner is the problem, i want something with lamb that cooks low and slow",
+        # Someone new, and what follows asks for them.
+        "my sister's coming for lunch tmrw and she's vegan... any soup i could make her?",
+    ],
+)
+def test_a_new_problem_or_a_new_guest_for_a_new_meal_inherits_nothing(message):
+    resolved = resolve(
+        message,
+        "dairy free chicken ideas for tonight",
+        "- **Butter Chicken Masala Curry**\n- **Chicken Tikka Masala**\n- **Coriander Chicken**",
+    )
+
+    assert resolved.recipe_ids == [] and "chicken" not in resolved.question.lower()
+    assert "dairy" not in resolved.question.lower()
+
+
+def test_drinks_for_them_are_for_the_guests_at_the_event_said():
+    resolved = resolve(
+        "what about drinks for them? non alcoholic obvs 😅",
+        "Throwing my son's 6th birthday party, about 12 kids. Finger food ideas?",
+        "- **Croque-monsieur bites** – mini.\n- **Sausage Rolls** – always a hit.\n- **Kettle Corn**",
+    )
+
+    assert resolved.recipe_ids == []
+    assert resolved.carried == ["for 12 people", "for my son's 6th birthday party"]
+
+
+def test_a_food_the_user_lacks_is_what_they_would_leave_out():
+    resolved = resolve(
+        "sounds dreamy. theres no wine in the house - does it matter if i just leave it out?",
+        "whats a good veggie main for a cosy night in",
+        "How about a **mushroom risotto**? Mushrooms, arborio, a splash of white wine. About 35 minutes.",
+    )
+
+    assert resolved.recipe_ids == ["mushroom-risotto"]
+    assert "leave it out in the Mushroom risotto" in resolved.question
+
+
+def test_need_one_more_asks_for_one_more_of_what_was_asked():
+    resolved = resolve(
+        "need one more veggie one pls, something not mashed",
+        "Gluten-free Thanksgiving sides for 10 people",
+        "- Savory Squash – mashed butternut.\n- Creamy Mashed Potatoes.\n- Coleslaw – crunchy.",
+    )
+
+    assert resolved.question.startswith("What about one more veggie gluten-free side")
+    assert "for 10 people" in resolved.question

@@ -22,6 +22,10 @@ from app.search.servings import enough_first, people
         ("a curry", None),
         ("having 8 people over on saturday", 8),
         ("theres 6 of us", 6),
+        ("birthday party, about 12 kids", 12),
+        ("feeding 10 on sunday", 10),
+        # A family is no head count.
+        ("my 2 kids love pasta", None),
         # Who cannot eat something is no count of guests.
         ("one of us is coeliac", None),
         ("two of us are vegan", None),

@@ -279,7 +279,7 @@ HAS = re.compile(
     r"\b(?:have|has|contain|contains|use|uses|got)\s+(?:any\s+|some\s+)?(?P<what>[a-z][a-z-]+)"
     r"|\b(?:is|are) there\s+(?:any\s+|some\s+)?(?P<there>[a-z][a-z-]+)(?=\s+in\b)"
     # "can she eat the cookies, nut-free?": the diets are the flags' (`_diet`), this is a food.
-    r"|\b(?P<free>[a-z]+)-free\b",
+    r"|\b(?P<free>[a-z]+)[- ]free\b",
     re.I,
 )
 # Words that hold a kind without being of it: "peanut butter" is no dairy, "eggplant" no egg,

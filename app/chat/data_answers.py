@@ -537,8 +537,8 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         return None
     # Asked of recipes ("do any of them have", "is there … in it", "can she eat it, nut-free?"),
     # not a search ("recipes that have").
-    asking = question.strip() if match["free"] else clause_before(question, match.start())
-    if not (match["there"] or ASKS_OF.match(asking)):
+    asked = ASKS_OF.match(clause_before(question, match.start()))
+    if not (match["there"] or asked or (match["free"] and ASKS_OF.match(question.strip()))):
         return None
     word = (match["what"] or match["there"] or match["free"]).lower()
     # "nut-free" asks about nuts.

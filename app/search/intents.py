@@ -38,11 +38,17 @@ class Intent:
     unsearched: re.Pattern[str] | None = None
     # Phrases that, said too, mean it is not meant: "kids" asking for a drink wants no kid food.
     unless: re.Pattern[str] | None = None
+    # Phrases that, said too, mean its words are not searched though it is meant: a dessert for
+    # a dinner party wants no roast, and is still for the party.
+    unsearched_beside: re.Pattern[str] | None = None
     # What the recipes that come first have: a flag ("eat less meat" prefers the vegetarian
     # ones), or a fact they lack ("no meat": a pescatarian eats fish, not meat).
     prefers: str | None = None
     # Who or what the food is for ("a picnic", "the kids"), not which dish: carried on.
     occasion: bool = False
+    # Those of its phrases that name an event, carried when said without "for" too:
+    # "throwing my son's birthday party", "going on a picnic".
+    events: frozenset[str] = frozenset()
 
 
 def phrases(said: list[str]) -> re.Pattern[str]:
@@ -63,8 +69,10 @@ def intents() -> tuple[Intent, ...]:
             if entry.get("unsearched")
             else None,
             phrases(entry["unless"]) if entry.get("unless") else None,
+            phrases(entry["unsearched_beside"]) if entry.get("unsearched_beside") else None,
             entry.get("prefers"),
             entry.get("occasion", False),
+            frozenset(fold(p) for p in entry.get("events", ())),
         )
         for entry in entries
     )
@@ -91,20 +99,40 @@ FOR_AFTER = re.compile(
 )
 
 
+# "my son's 6th birthday party", "a picnic": whose or which event, said before it.
+OWNER_BEFORE = re.compile(
+    r"\b(?:a|an|the|my|our|his|her|their|this|next)\s+"
+    r"(?:(?:[\w-]+'s|\d+\w*|kids?'?|little|big|family|surprise|summer|office|work|school)\s+){0,2}$"
+)
+# Events said with "a" when no word before says whose: "for a picnic", but "for brunch".
+COUNTED_EVENTS = frozenset(
+    {"party", "picnic", "potluck", "luck", "bbq", "barbecue", "barbeque", "cookout", "sale", "sales", "stall"}
+    | {"dinner", "occasion", "birthday", "bday", "b-day", "lunch"}
+)
+
+
 # A conversation's user turns are read again at every turn: the reading is a pure function.
 @lru_cache(maxsize=1024)
 def occasion_said(question: str) -> str | None:
     """What the food is for, as the user said it ("for a kids birthday party"), when an
-    occasion of the lexicon is said after "for"; lower case."""
+    occasion of the lexicon is said after "for", or an event is said on its own ("going on a
+    picnic": "for a picnic"); lower case."""
     said = fold(question)
     spans: list[tuple[int, int]] = []
+    events: list[str] = []
     for intent in read_intents(question):
         for match in intent.when.finditer(said) if intent.occasion else ():
+            after = FOR_AFTER.match(said, match.end())
+            end = after.end() if after else match.end()
             if (before := FOR_BEFORE.search(said, 0, match.start())) is not None:
-                after = FOR_AFTER.match(said, match.end())
-                spans.append((before.start(), after.end() if after else match.end()))
+                spans.append((before.start(), end))
+            elif match.group() in intent.events:
+                owner = OWNER_BEFORE.search(said, 0, match.start())
+                event = said[owner.start() if owner else match.start() : end]
+                counted = owner is None and said[match.start() : end].split()[-1] in COUNTED_EVENTS
+                events.append(f"for {'a ' if counted else ''}{event}")
     if not spans:
-        return None
+        return events[0] if events else None
     # "for a kids birthday party" says two occasions: the words from the first to the last.
     return said[min(start for start, _ in spans) : max(end for _, end in spans)]
 
@@ -138,13 +166,18 @@ def has(recipe: Recipe, preference: str) -> bool:
 
 def with_intents(text: str, found: list[Intent]) -> str:
     """`text` with the words of each intent added (each word once, none it already holds), and
-    without the phrases that say nothing of the dish ("cold day" would find cold soups)."""
-    for intent in found:
-        text = intent.unsearched.sub(" ", text) if intent.unsearched else text
+    without the phrases that say nothing of the dish ("cold day" would find cold soups), even
+    where the intent is not meant ("a dinner party dessert" wants no roast, nor a party drink)."""
+    said = fold(text)
+    for intent in intents():
+        if intent.unsearched and (intent in found or intent.when.search(said)):
+            text = intent.unsearched.sub(" ", text)
     words = text.split()
     # "dinner?" already says "dinner".
     have = {w.strip(".,;:!?()\"'").lower() for w in words}
     for intent in found:
+        if intent.unsearched_beside and intent.unsearched_beside.search(said):
+            continue
         for word in intent.search.split():
             if word not in have:
                 have.add(word)

@@ -20,8 +20,10 @@ COUNT = rf"(?P<count>\d{{1,3}}|{'|'.join(NUMBERS)})"
 # "for 4", "for six people", "feeds 8", but not "for 20 minutes" nor "at 180 degrees"; and
 # "8 people over", "there's 6 of us", "10 guests".
 FOR_PEOPLE = re.compile(
-    rf"\b(?:for|feeds?|serves?|serving)\s+(?:about\s+|around\s+)?{COUNT}\b"
+    rf"\b(?:for|feeds?|serves?|serving|feeding)\s+(?:about\s+|around\s+)?{COUNT}\b"
     r"(?!\s*(?:-|to)?\s*\d*\s*(?:min|mins|minutes?|hours?|hrs?|h\b|seconds?|secs?|days?|weeks?|°|degrees))"
+    # "about 12 kids": a party's head count; "my 2 kids" is a family, not whom it cooks for.
+    rf"|\b(?:about|around|roughly|like)\s+{COUNT.replace('count', 'near')}\s+(?:kids|children|teens)\b"
     rf"|\b{COUNT.replace('count', 'many')}\s+(?:people|persons|guests|ppl|of us|adults|friends)\b"
     # "one of us is coeliac" counts no one.
     r"(?!\s+(?:is|are|has|have|can|cant|can't|doesn't|doesnt|won't|wont|isn't|aren't)\b)",
@@ -38,7 +40,7 @@ def people(question: str) -> int | None:
     match = FOR_PEOPLE.search(question)
     if match is None:
         return None
-    said = (match["count"] or match["many"]).lower()
+    said = (match["count"] or match["many"] or match["near"]).lower()
     count = NUMBERS.get(said) or int(said)
     return count if 1 <= count <= 100 else None
 

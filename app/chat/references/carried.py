@@ -46,6 +46,7 @@ from app.chat.references.vocabulary import (
     last_sentence,
     moves_on,
     not_needed,
+    people_pointer,
 )
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
@@ -295,6 +296,8 @@ def asked_for(history: Sequence[Message], names: RecipeNames) -> Constraints:
             found.minutes = found.minutes if found.minutes is not None else needs.minutes
             found.kitchen = found.kitchen or needs.kitchen
             found.people = found.people or needs.people
+            # "need a quick breakfast for 4" asks for a breakfast, whatever title it also says.
+            found.dish = found.dish or (needs.dish if needs.dish and MEAL.search(needs.dish) else None)
     return found
 
 
@@ -387,7 +390,7 @@ def carry_over(
     if one_dish(message):
         return None  # a dish by its name ("do you have a kombucha recipe"): nothing to inherit
     definite = re.search(r"\bthe\s+(?:[\w'-]+\s+){0,2}ones?\b", message, re.I)
-    pointing = SET_WORDS.search(message) and not food_pointer(message, names)
+    pointing = SET_WORDS.search(message) and not food_pointer(message, names) and not people_pointer(message)
     if ORDINAL.search(message) or focus_pointer(message) or pointing or definite:
         return None  # a reference to recipes the catalog does not know: nothing to ground
     lead = ELLIPSIS_LEAD.match(message.strip())
@@ -516,6 +519,8 @@ def carry_over(
         noun = inherited.dish or ("recipes" if plural else "recipe")
         if not plural:
             noun = singular(noun)  # "a lentil one" after soups: "a … lentil soup"
+        elif MEAL.fullmatch(noun):
+            noun = f"{noun} recipes"  # "any sweet ones?" after a breakfast: "sweet breakfast recipes"
         end = head_match.end()
         if drink := re.match(r"\s+to drink\b", body[end:], re.I):
             noun, end = "drinks", end + drink.end()  # "something to drink": drinks
@@ -643,12 +648,19 @@ def others(
     said, after the remark."""
     remark, last = last_sentence(message.strip())
     more = MORE_THAT.match(last.strip())
-    if not offered or not (MORE.match(message.strip()) or more):
+    # "oh wait she's allergic to peanuts. give me a couple others pls": the need, then more.
+    more_after = MORE.match(last.strip()) if remark else None
+    # "what else u got? she hates almonds": more, then the remark.
+    told = REMARK.match(message.strip())
+    more_before = told is not None and MORE.match(told["question"]) and not more_after
+    if not offered or not (MORE.match(message.strip()) or more or more_after or more_before):
         return None
     asked = asked_for(history, names)
-    if more:
+    if more_before and told is not None:
+        remark = told["remark"]
+    if more or more_after or more_before:
         remark = "" if MORE.match(message.strip()) else remark
-        mine = constraints([more["rest"]], names)
+        mine = constraints([more["rest"] if more else remark], names)
         asked.diets += [d for d in mine.diets if d not in asked.diets]
         asked.exclude += [e for e in mine.exclude if e not in asked.exclude]
         asked.minutes = mine.minutes if mine.minutes is not None else asked.minutes
@@ -659,6 +671,8 @@ def others(
     )
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
     question += "".join(f", {said}" for said in asked.tail()) + "?"
-    if more and remark:
+    if more_before:
+        question = f"{question} {remark}"
+    elif remark:
         question = request_after(remark, " ", question, names)
     return Resolution(question, [], asked.carried(), rule="more")

@@ -73,6 +73,7 @@ from app.chat.references.vocabulary import (
     CLAUSE_WORDS,
     COUNTS,
     DESCRIBED,
+    DETAIL_ASKED,
     DIET,
     DISHES,
     DISLIKE,
@@ -81,9 +82,11 @@ from app.chat.references.vocabulary import (
     EXCLUDED,
     EXCLUSIVE,
     HATED,
+    HEAD,
     INSTEAD,
     INTO_THE_SET,
     KEPT_HOW,
+    LACKED_IT,
     LACKING,
     LEFTOVERS,
     MAINS,
@@ -102,7 +105,6 @@ from app.chat.references.vocabulary import (
     PART_OF,
     PARTS,
     PASSED_ON,
-    PEOPLE_SAID,
     POINTER,
     QUICK,
     REFUSED_SET,
@@ -132,18 +134,25 @@ from app.chat.references.vocabulary import (
     focus_pointer,
     last_sentence,
     moves_on,
+    people_pointer,
     switch_start,
     switches_topic,
 )
 from app.http.bodies import Message
 from app.recipes import Recipe
 from app.search.accompaniments import SERVED_WITH
-from app.search.question_reader import NEGATED, TOOLS
+from app.search.question_reader import TOOLS
 from app.search.recipe_facts import facts
 from app.search.variants import said_whole
 
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
+ALSO_LEFT_OUT = re.compile(
+    r"(?:\s*,\s*(?:(?:and|or)\s+)?the\s+|\s+(?:(?:and|or|nor|&)\s+)?(?:the\s+)?)"
+    r"(?!(?:which|what|how|of|from|so|then|i|we|you|it|is|are)\b)"
+    r"(?P<what>[\w'-]+(?:\s+(?!one\b)[\w'-]+)?)(?:\s+ones?\b)?",
+    re.I,
+)
 # The rules that resolve a pointer to recipes, which may stand for the last question again.
 REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 # The dish something goes with, said as a pronoun: "what would go well with it".
@@ -165,34 +174,6 @@ HAVE_ALL = re.compile(
 # "what could I serve it with": the dish something goes with, said around "it".
 SERVE_IT_WITH = re.compile(r"\b(?:serve|eat|have|pair)\s+$", re.I)
 WITH_NEXT = re.compile(r"\s+with\b", re.I)
-# What people feel about food: "instead of spinach, they hate it": dishes neither hate nor like.
-FEELING = re.compile(
-    r"\s+(?:hate|love|like|dislike|can'?t stand|won'?t eat|are (?:allergic|fussy|picky)"
-    rf"|(?:{NEGATED}) (?:like|eat))\b",
-    re.I,
-)
-# What is done to people: "what would wow them", "something for them".
-DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
-
-
-def people_pointer(message: str) -> bool:
-    """Whether each "them" of the message means people said before it in the message, and no
-    other word points into the set: "christmas eve at mine, 10 of us, what would wow them"; but
-    "do they have nuts" asks of the recipes."""
-    pointers = list(SET_WORDS.finditer(message))
-    return (
-        bool(pointers)
-        and not INTO_THE_SET.search(message)
-        and all(
-            (
-                m.group().lower() == "them"
-                and PEOPLE_SAID.search(message, 0, m.start())
-                and DONE_TO.search(message, 0, m.start())
-            )
-            or (m.group().lower() == "they" and FEELING.match(message, m.end()))
-            for m in pointers
-        )
-    )
 
 
 def replaced_spans(message: str, spans: Sequence[Span], rule: str) -> Resolution:
@@ -471,6 +452,8 @@ class Resolver:
             return swapped
         if own and points_only(message, named := Resolution(message, own, rule="name"), self.names):
             return named  # "and the Shakshouka?": a recipe by its name, nothing to carry
+        if not own and (detail := self._detail_asked(message, offered)) is not None:
+            return detail
         if (carried := carry_over(message, history, self.names)) is not None:
             return carried
         if not own and self._focus is not None and (part := PART_OF.search(message)) is not None:
@@ -643,6 +626,20 @@ class Resolver:
         never a fresh search that finds other dishes."""
         return [self._focus] if self._focus else offered
 
+    def _detail_asked(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "do I need any special equipment?" after a turn about the Granola asks it of the
+        Granola; "anything that needs no special equipment?" asks for other dishes."""
+        meant = self._meant(offered)
+        asked = DETAIL_ASKED.search(message)
+        if not meant or asked is None or NEW_ONE.search(message) or HEAD.search(message):
+            return None
+        if self.names.anywhere(message):
+            return None  # "how long does kropsua need, at what temperature?": the one named
+        question = (
+            f"{message[: asked.end()].rstrip()} for {the([r.title for r in meant])}{message[asked.end() :]}"
+        )
+        return Resolution(finish(question, message), [r.id for r in meant], rule="focus")
+
     def in_focus(self, offered: list[Recipe]) -> Recipe | None:
         if len(offered) == 1:
             return offered[0]
@@ -755,6 +752,8 @@ class Resolver:
                     ),
                     [],
                 )
+            # "skip the chili and the soup": each one said.
+            left_out, end = self._also_left_out(message, end, offered, left_out)
             if left_out and len(left_out) < len(offered):
                 kept = [r for r in offered if r not in left_out]
                 # The clause goes, with the words said after it ("pls", "last night").
@@ -885,6 +884,22 @@ class Resolver:
         return following is not None and any(
             key(following[1]) in keys_of(tuple(r.ingredients)) for r in offered
         )
+
+    def _also_left_out(
+        self, message: str, end: int, offered: list[Recipe], left_out: list[Recipe]
+    ) -> tuple[list[Recipe], int]:
+        """The recipes set aside after the first, joined to it ("skip the chili and the soup"),
+        and where the last of them ends."""
+        # "the chili and" may be read whole: the next one follows the "and".
+        joined = re.compile(r"\b(?:and|or|nor|&)\s*$|^\s*(?:,|and|or|nor|&)\s", re.I)
+        while left_out and (joined.search(message[:end]) or joined.search(message[end:])):
+            also = ALSO_LEFT_OUT.match(message, end)
+            said = [also["what"], *also["what"].split()] if also else []
+            more = next((found for w in said if (found := self._left_out(w, offered, False))), [])
+            if also is None or not more:
+                break
+            left_out, end = [*left_out, *(r for r in more if r not in left_out)], also.end()
+        return left_out, end
 
     def _left_out(self, what: str, offered: list[Recipe], every: bool) -> list[Recipe]:
         """The recipes of the set that `what` sets aside: `every` one it fits (a dislike, "the
@@ -1117,8 +1132,12 @@ class Resolver:
         if match is None:
             return None
         lacking = LACKING.search(message, 0, match.start())
-        if lacking is not None and match.group().lower() == "that":
-            return None  # "i don't have panko, is that a problem?": "that" is the lack, a swap
+        if lacking is not None and (
+            match.group().lower() == "that" or LACKED_IT.search(message, 0, match.start())
+        ):
+            # "i don't have panko, is that a problem?", "no wine here, can i just leave it out?":
+            # "that" or "it" is the lack, a swap.
+            return None
         set_words = SET_WORDS.search(message)
         named_set = set_words is not None and set_words.group().lower() not in ("they", "them")
         # "ok sold, gonna try it. … do all four of these freeze alright": the set, asked about
@@ -1212,7 +1231,9 @@ class Resolver:
             body,
             re.I,
         )
-        after_remark = before and additive and not picking
+        # "what could go with it, something sweet maybe": asks what goes with the dish in view.
+        beside_it = SERVED_WITH.search(before) and focus_pointer(before)
+        after_remark = before and additive and not picking and not beside_it
         if not (INSTEAD.search(message) or after_remark):
             return None
         carried = carry_over(message, self._history, self.names)

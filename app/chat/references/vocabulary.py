@@ -38,6 +38,11 @@ SWITCH = re.compile(
     r"|^(?:now|ok(?:ay)? now)\b(?! (?:what|how) about\b)|\bnow for (?:tonight|dinner|lunch|tomorrow)\b"
     r"|\bnow for the (?:grown[- ]?ups|adults|parents|kids|little ones)\b"
     r"|(?<=[.!] )now(?=\s*[—–:-])|\bbefore i forget\b"
+    # "different day different drama: …", "these r great. now dinner is the problem".
+    r"|\b(?:different|new|another) day,? (?:different|new|another)"
+    r" (?:drama|problem|dilemma|story|crisis|question)"
+    r"|(?<=[.!] )now(?= (?:[\w'-]+ ){1,2}(?:is|'s) (?:the |my )?(?:problem|issue|question|dilemma|struggle"
+    r"|hard part|tricky bit)\b)"
     # "made the garlic oil one and it slapped. now theres like 6 very brown bananas …".
     r"|(?<=[.!] )now(?= (?:there'?s|theres|i (?:have|got|need)|i'?ve got)\b)",
     re.I,
@@ -50,7 +55,7 @@ INTO_THE_SET = re.compile(
     r"|\bthe rest\b(?! of (?:us|you|the (?:family|group|guests|table|week|day|time)))"
     r"|\b(?:any|all|each|either|both|none|which) of (?:them|those|these)\b|\bwhich ones?\b"
     r"|\b(?:everything|anything|something|stuff|things|dishes|recipes) (?:in|on|from)"
-    r" (?:ur|your|the|that|this) (?:list|table)\b"
+    r" (?:ur|your|the|that|this) (?:list|table|lot|bunch)\b|\b(?:of|from) (?:that|this) (?:lot|bunch)\b"
     r"|\b(?:first|second|third|last|1st|2nd|3rd) (?:one|two|three)\b"
     # "forget vegan. going back to ur list - number 3": back into the set.
     r"|\b(?:going |go |get |getting |coming )?back to (?:the|ur|your|that) \w+"
@@ -72,21 +77,29 @@ SET_KIND = re.compile(
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
 # "what else is there that doesnt need tomatoes": more, with a need of its own (`rest`).
+# Asking for more of the same: "what else?", "any others?", "can u give me a couple more".
+MORE_ASKED = (
+    r"(?:what else|anything else|something else|any (?:others|more)|got any more"
+    r"|(?:(?:can|could) (?:u|you) )?(?:show|give) me (?:some |a (?:couple|few)(?: of)? |two |2 )?"
+    r"(?:more|others|other ones)"
+    r"|a (?:couple|few) (?:more|others)|more (?:ideas|options|suggestions|recipes)"
+    r"|(?:any )?other (?:ideas|options|suggestions|recipes))"
+)
 MORE_THAT = re.compile(
-    r"^(?:(?:and|so|ok(?:ay)?|hmm+|well)\W+)*(?:what else|anything else|something else)"
-    r"(?:\s+(?:is there|have you got|do you have|you got|(?:could|can) (?:i|we) (?:make|do|cook)))?"
-    r"\s+(?P<rest>(?:that|with|without|for|but|which)\b[^?]*)\?*$",
+    r"^(?:(?:and|so|ok(?:ay)?|hmm+|well)\W+)*"
+    + MORE_ASKED
+    + r"(?:\s+(?:is there|have you got|do you have|you got|(?:could|can) (?:i|we) (?:make|do|cook)))?"
+    r",?\s+(?P<rest>(?:that|with|without|for|but|which)\b[^?]*)\?*$",
     re.I,
 )
 MORE = re.compile(
     r"^(?:(?:and|so|ok(?:ay)?|hmm+|well|nah|no|none of (?:those|these|them)|not those)\W+)*"
-    r"(?:what else|anything else|something else|any (?:others|more)|got any more"
-    r"|(?:show|give) me (?:some )?more|more (?:ideas|options|suggestions|recipes)"
-    r"|(?:any )?other (?:ideas|options|suggestions|recipes))"
+    + MORE_ASKED
     # "what else could I make", "anything else I could serve?", "what else could go on the table".
-    r"(?:\s+(?:is there|have you got|do you have|you got|(?:(?:could|can|should) )?(?:i|we) (?:could |can )?"
+    + r"(?:\s+(?:is there|have (?:you|u) got|do (?:you|u) have|(?:you|u) got"
+    r"|(?:(?:could|can|should) )?(?:i|we) (?:could |can )?"
     r"(?:make|do|cook|serve|bake|have|put out|put on the table)|(?:could|can) go on the table))?"
-    r"(?:\s+(?:please|pls|then|too|as well))?\W*$",
+    r"(?:\s+(?:please|pls|plz|then|too|as well))?\W*$",
     re.I,
 )
 # A set refused before a new request: "hmm, none of those. something with tofu?".
@@ -243,7 +256,7 @@ NOT_POINTED = (
     # "for this heatwave", "that trip": a noun after it, not a recipe.
     "|heatwave|heat|weather|occasion|trip|event|dinner|lunch|breakfast|brunch|meal|crowd|group"
     # "stretch to that many", "in that kinda time frame": a number or a measure, not a recipe.
-    "|many|much|kinda|kind|sort|type|timeframe|range|vein|list|same"
+    "|many|much|kinda|kind|sort|type|timeframe|range|vein|list|same|lot|bunch|selection|lineup|line-up"
     # "its freezing in this flat": where the user is.
     "|flat|apartment|apt|place|town|city|country|area|office|dorm"
 )
@@ -286,7 +299,8 @@ FOCUS = re.compile(
     r"|(?:(?<=\bis )|(?<=\bdoes )|(?<=\bmake )|(?<=\bcook )|(?<=\bfreeze )|(?<=\bprepare )"
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
-    r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat ))"
+    r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat )"
+    r"|(?<=\bprep )|(?<=\bdouble )|(?<=\bhalve )|(?<=\bscale )|(?<=\bbring )|(?<=\bpack ))"
     # "what could i do that isn't too fiddly": a relative "that", no recipe.
     rf"(?<!none of )(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
     # "my grandma used to make this cold summer soup": a dish of its own ("this soup" is the
@@ -341,8 +355,13 @@ SIDE_ASKED = re.compile(
 # A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
 LACKING = re.compile(
     r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
-    r"|(?:i|we) have no)\s+(?:any\s+|an?\s+|the\s+)?(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
+    r"|(?:i|we) have no|there'?s no|theres no|there is no)\s+(?:any\s+|an?\s+|the\s+)?"
+    r"(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
     re.I,
+)
+# What is done to a food the user lacks: "no wine in the house, can i just leave it out?".
+LACKED_IT = re.compile(
+    r"\b(?:leave|leaving|skip|skipping|omit|drop|sub|swap|replace|substitute|without)\s+(?:\w+\s+)?$", re.I
 )
 # A part of a recipe: "the meringue bit", "the dough part", "the frosting step".
 PART_OF = re.compile(r"\bthe (?:[\w'-]+ )?(?P<what>[\w'-]+) (?:bit|part|step|stage|layer)\b", re.I)
@@ -352,6 +371,15 @@ ABOUT_IT = re.compile(r"^(?:(?:and|or|but|ok|so)\W+)?(?:for|without|in|on|using|
 # the leftovers keep?"; not "what can I make with leftovers?", a new request.
 LEFTOVERS = re.compile(r"\b(?:leftovers|left-overs|what(?:'s| is) left(?: over)?)", re.I)
 KEPT_HOW = re.compile(r"\b(?:freez\w*|keeps?|last|store|reheat\w*|fridge|microwave)\b", re.I)
+# What a recipe's own data or method says, asked with no pointer to the dish in view: "do I
+# need any special equipment?", "how many calories?", "what temp?", "any tips?"; the clause
+# ends there, so "any tips for a quick dinner?" asks of something else.
+DETAIL_ASKED = re.compile(
+    r"\b(?:equipment|tools?|gadgets?|utensils?|calories|kcal|nutrition(?:al)?(?: info\w*)?|macros"
+    r"|(?:oven\s+)?temp(?:erature)?|tips?|shopping list|grocery list)\b"
+    r"(?P<rest>(?:(?!\b(?:for|with|about|on|in)\b)[^.?!])*)(?=[.?!]|$)",
+    re.I,
+)
 # Scaling the recipe in focus, said with no pointer: "so I just double everything?".
 SCALING = re.compile(
     r"\b(?:double|halve|triple|scale(?: it)?(?: up| down)?)"
@@ -374,11 +402,13 @@ SET_WORDS = re.compile(
     # "where we both get stuck in": people.
     r"|(?<!\bwe )(?<!\bus )(?<!\byou )(?<!\bthey )both(?!\s+(?:days|nights|weekends|meals|times))"
     r"|all of them|all three"
+    # "out of that lot whats the least faff".
+    r"|(?:that|this|the whole) (?:lot|bunch|selection|line-?up)"
     r"|the others?|the rest|each of them"
     r"|the (?:two|three|four|five|six)(?! of (?:us|you|them))|which ones?|wh?ich of|any of|thse"
     # "any that are nut free?": among those.
     r"|any (?:that|which) (?:are|is) (?:[\w-]+[- ]free|vegan|vegetarian|veggie|mild|spicy|kid[- ]friendly)\b"
-    r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table)"
+    r"|(?:everything|anything|something) (?:in|on|from) (?:ur|your|the|that|this) (?:list|table|lot|bunch)"
     r"|which (?:is|would|has|takes|needs|serves|do|does|should|can|could|will))\b",
     re.I,
 )
@@ -499,7 +529,7 @@ ELLIPSIS_LEAD = re.compile(
     r"^(?:(?:and|or|but|ok(?:ay)?|k|kk|so|well|hmm+|mm+|meh|oo+h|oh|then|also|maybe|perhaps|got|you got"
     r"|have you got|do you have|cool|nice|great|perfect|lovely|awesome|thanks|thank you|thx|ty"
     r"|cheers|yes|yeah|sure|right|alright|def|defo|deffo|definitely|omg|lol|haha|pls|please|yum|yummy"
-    r"|will do|btw|by the way|amazing|brilliant|wonderful|fab|excellent|noted|got it|fair enough)"
+    r"|will do|btw|by the way|amazing|brilliant|wonderful|fab|excellent|noted|got it|fair enough|need|gimme)"
     r"\b[,!.\s–—-]*)+",
     re.I,
 )
@@ -528,7 +558,15 @@ REQUEST = re.compile(
 )
 # Chat shorthand, written out where the rules read words: "smth sweet".
 SHORTHAND = {"smth": "something", "sth": "something", "somethin": "something", "anythin": "anything"}
-SHORTHAND |= {"brekkie": "breakfast", "brekky": "breakfast", "abt": "about", "w/o": "without", "w/": "with"}
+SHORTHAND |= {
+    "brekkie": "breakfast",
+    "brekky": "breakfast",
+    "pud": "dessert",
+    "puds": "desserts",
+    "abt": "about",
+    "w/o": "without",
+    "w/": "with",
+}
 ELLIPTICAL = re.compile(
     r"^(?:what about|how about|any(?:thing)?|something|some|ones?|with|without|a|an|only|no)\b", re.I
 )
@@ -815,8 +853,12 @@ IDIOM_IT = re.compile(
     r"|\bthat'?s\s+(?=it\s*(?:[.!,;]|$))"
     # "love it. side thing — …", "too tired to fight it", "i'll just wing it".
     r"|(?:^|[.!,;]\s*)(?:love|loved|lovin)\s+(?=it\s*(?:[.!,;]|$))"
-    r"|\b(?:fight|wing|risk|chance)\s+(?=it\b))"
-    r"(?P<it>it|that)\b",
+    r"|\b(?:fight|wing|risk|chance)\s+(?=it\b)"
+    # "does it matter if i leave it out": the choice, not a recipe.
+    r"|\b(?:does|would|will)\s+(?=it\s+(?:really\s+)?matter\b)"
+    # "spatchcock i think its called": the name of a dish just said.
+    r"|\b(?=(?:it|that)(?:'?s|\s+is|\s+was)\s+(?:called|named)\b))"
+    r"(?P<it>its|it|that)\b",
     re.I,
 )
 
@@ -1083,7 +1125,12 @@ def moves_on(
         part = parts[n]
         if not new(part) or settles(part):
             return False
-        return bool(REQUEST_OR_QUESTION.search(part)) or (n + 1 < len(parts) and not adds(parts[n + 1]))
+        # "my sister's coming for lunch tmrw and she's vegan... any soup i could make her?": what
+        # follows asks for the person just said.
+        for_them = n + 1 < len(parts) and NEW_PERSON.search(part) and PERSON_BACK.search(parts[n + 1])
+        return bool(REQUEST_OR_QUESTION.search(part)) or (
+            n + 1 < len(parts) and (not adds(parts[n + 1]) or bool(for_them))
+        )
 
     first_new = next((n for n in range(len(parts)) if opens(n)), len(parts))
     if any(adds(part) for part in parts[: first_new + 1]):
@@ -1126,3 +1173,38 @@ def switches_topic(message: str) -> bool:
         return pointer.end() > switch.start() or "?" in between or not remark
 
     return not any(holds(m) for m in INTO_THE_SET.finditer(message))
+
+
+# What people feel about food: "instead of spinach, they hate it": dishes neither hate nor like.
+FEELING = re.compile(
+    r"\s+(?:hate|love|like|dislike|can'?t stand|won'?t eat|are (?:allergic|fussy|picky)"
+    rf"|(?:{NEGATED}) (?:like|eat))\b",
+    re.I,
+)
+# What is done to people: "what would wow them", "something for them".
+DRINKS_FOR = re.compile(
+    r"\b(?:drinks?|something to drink|beverages?|mocktails?|cocktails?|juices?)\s+(?:\w+\s+)?for\s+$", re.I
+)
+DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
+
+
+def people_pointer(message: str) -> bool:
+    """Whether each "them" of the message means people said before it in the message, and no
+    other word points into the set: "christmas eve at mine, 10 of us, what would wow them"; but
+    "do they have nuts" asks of the recipes."""
+    pointers = list(SET_WORDS.finditer(message))
+    return (
+        bool(pointers)
+        and not INTO_THE_SET.search(message)
+        and all(
+            (
+                m.group().lower() == "them"
+                and PEOPLE_SAID.search(message, 0, m.start())
+                and DONE_TO.search(message, 0, m.start())
+            )
+            or (m.group().lower() == "they" and FEELING.match(message, m.end()))
+            # "what about drinks for them?" after food for 12 kids: drinks are for people.
+            or (m.group().lower() == "them" and DRINKS_FOR.search(message, 0, m.start()))
+            for m in pointers
+        )
+    )
