@@ -50,6 +50,12 @@ def test_what_is_eaten_beside_a_dish_comes_first_each_part_in_its_order():
     assert [f.recipe.title for f in beside_first(found, 3)] == ["Naan Bread", "Onion Raitha", "Fish Curry"]
 
 
+def test_a_side_dish_comes_before_a_condiment_found_first():
+    found = [dish("Orange Jam", "jam"), dish("Fried Potatoes", "side"), dish("Stuffed Peppers")]
+
+    assert [f.recipe.title for f in beside_first(found, 2)] == ["Fried Potatoes", "Orange Jam"]
+
+
 @pytest.mark.parametrize("question", ["what do I serve alongside a curry?", "what to serve with tacos"])
 async def test_the_catalog_offers_sides_and_condiments_for_a_dish(retriever: Retriever, question: str):
     retrieval = await retriever.retrieve_question(question, 3)

@@ -91,6 +91,10 @@ def test_an_intent_is_not_read_beside_the_words_that_mean_it_is_not_meant(questi
         ("going on a picnic sunday with my in-laws", "for a picnic"),
         ("vegetarian dinner party for 6, italian theme. mains?", "for a dinner party"),
         ("brunch for 6 on sunday", "for brunch"),
+        # A holiday is one too, however it is said.
+        ("gluten-free thanksgiving sides for 10 people", "for thanksgiving"),
+        ("anniversary dinner for two on friday", "for an anniversary dinner"),
+        ("what to make for christmas eve", "for christmas eve"),
         # Said otherwise than after "for", or no occasion: a dish, a meal, a present.
         ("it's a cold night, soup?", None),
         ("a dessert for dinner", None),
@@ -210,6 +214,20 @@ async def test_a_brunch_puts_the_breakfast_recipes_first(retriever: Retriever):
 
     assert "breakfast" in facts(found.found[0].recipe)
     assert all(f.recipe.vegan for f in found.found)
+
+
+async def test_a_food_is_searched_by_its_other_name_too(retriever: Retriever):
+    found = await retriever.retrieve_question(
+        "i have way too many courgettes from the garden, what can i make?", 3
+    )
+
+    assert "air-fryer-zucchini" in [f.recipe.id for f in found.found]
+
+
+async def test_a_dessert_for_a_dinner_party_is_searched_as_a_dessert(retriever: Retriever):
+    found = await retriever.retrieve_question("What about chocolatey desserts, for a dinner party?", 3)
+
+    assert all("dessert" in facts(f.recipe) for f in found.found)
 
 
 async def test_light_and_warming_questions_find_different_dishes(retriever: Retriever):

@@ -4443,3 +4443,60 @@ def test_need_one_more_asks_for_one_more_of_what_was_asked():
 
     assert resolved.question.startswith("What about one more veggie gluten-free side")
     assert "for 10 people" in resolved.question
+
+
+COURGETTES = (
+    "i have way too many courgettes from the garden, what can i make?",
+    "These 3 recipes match best:\n- Stuffed vegetables\n- Air Fryer Zucchini\n- Fall Vegetable and Chickpea Curry",
+)
+
+
+def test_them_after_a_food_to_use_up_is_the_food():
+    resolved = resolve("what about something sweet with them?", *COURGETTES)
+
+    assert resolved.recipe_ids == [] and resolved.question == "what about something sweet with courgettes?"
+
+
+def test_what_goes_with_them_after_a_food_to_use_up_is_what_goes_with_the_dishes():
+    resolved = resolve("what goes with them?", *COURGETTES)
+
+    assert resolved.recipe_ids == [
+        "stuffed-vegetables",
+        "air-fryer-zucchini",
+        "fall-vegetable-and-chickpea-curry",
+    ]
+    assert "using" not in resolved.question  # the sides go with the dishes, not with the glut
+
+
+def test_those_bakes_are_the_list_of_bakes_not_the_sides_after_it():
+    resolved = resolve(
+        "which one of those bakes can i fully assemble the night before?",
+        "Hosting 8 for a dinner party next Saturday, something I can prep ahead.",
+        "**Lasagna** – layered.\n**Pastítsio** – the Greek cousin.\n**Baked Mostaccioli** – a simpler bake.",
+        "ooh pastitsio sounds fun, what do i serve with it",
+        "A crisp **Greek Salad** is the obvious partner, and some crusty **Italian Bread**.",
+    )
+
+    assert resolved.recipe_ids == ["lasagna", "pastitsio", "baked-mostaccioli"]
+
+
+def test_something_more_of_a_kind_asks_for_that_kind_with_what_was_asked():
+    resolved = resolve(
+        "ooh. got anything more seafood-y? he loves fish",
+        "Anniversary dinner for two on Friday 🥂 My husband is lactose intolerant so dairy-free please.",
+        "- **Chicken in Red Wine Vinegar Sauce**\n- **Beef Stew**",
+    )
+
+    assert resolved.question == (
+        "What about seafood-y dairy-free recipes, for 2 people, for an anniversary dinner? he loves fish"
+    )
+
+
+def test_a_recipe_for_a_dish_by_its_name_inherits_nothing():
+    resolved = resolve(
+        "do you have a recipe for danish risengrød? my gf wants it on christmas eve",
+        "scandi christmas food ideas?",
+        "- Swedish pancakes\n- Glühwein",
+    )
+
+    assert resolved.carried == []

@@ -265,12 +265,6 @@ SWEETNESS = re.compile(r"\b(?:sweet|sweeter|sweetest|sugary)\b", re.I)
 SUGARY = re.compile(
     r"sugar|honey|syrup|molasses|agave|treacle|caramel|condensed milk|chocolate|\bjam\b|\bdates\b", re.I
 )
-# What makes a dish hot, as ingredient lists write it. The data rates no heat: these are read.
-HOT = re.compile(
-    r"chil+i|chile|cayenne|jalape|habanero|sriracha|hot sauce|harissa|gochujang|gochugaru|chipotle"
-    r"|pepper flakes|hot paprika|sambal|piri|scotch bonnet|tabasco|wasabi|curry paste|sichuan|szechuan",
-    re.I,
-)
 # A question asked of recipes, before what it asks: "any of those vegan?", "is it gluten free?".
 ASKS_OF = re.compile(r"\b(?:is|are|any|either|both|which|all|can|does|do)\b", re.I)
 # "Do any of them have nuts?", "does it contain eggs?", "is there dairy in it?"; not "is there

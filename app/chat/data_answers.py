@@ -29,7 +29,6 @@ from app.chat.answer_cues import (
     FEWEST,
     HAS,
     HEAT,
-    HOT,
     HOW_LONG,
     HOW_MANY,
     INGREDIENT_COUNT,
@@ -69,6 +68,7 @@ from app.chat.data_phrasing import (
 from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
 from app.search.accompaniments import PAIRED, SERVED_WITH
+from app.search.recipe_facts import HOT
 from app.search.servings import people
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT

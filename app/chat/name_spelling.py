@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from functools import lru_cache
 
-from app.search.text import fold
+from app.search.text import SAME_FOOD, fold
 
 # Spelling variants folded away, so that "stroganov" meets "stroganoff" and "shakshuka"
 # meets "shakshouka". Applied in order, after accents are gone.
@@ -37,13 +37,6 @@ def words(text: str) -> list[str]:
 @lru_cache(maxsize=WORDS_KEPT)
 def _words(text: str) -> tuple[str, ...]:
     return tuple(WORD.findall(APOSTROPHE.sub("", fold(text))))
-
-
-# Foods with another name across the Atlantic or in another language, read as one: "Indian
-# chai" is the Indian tea, "the prawn one" has shrimp in it.
-SAME_FOOD = {"chai": "tea", "prawn": "shrimp", "prawns": "shrimp", "courgette": "zucchini"}
-SAME_FOOD |= {"courgettes": "zucchini", "aubergine": "eggplant", "aubergines": "eggplant"}
-SAME_FOOD |= {"coriander": "cilantro", "mayo": "mayonnaise", "raita": "raitha", "yoghurt": "yogurt"}
 
 
 @lru_cache(maxsize=KEYS_KEPT)

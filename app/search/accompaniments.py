@@ -79,7 +79,9 @@ def paired_course(searched: str, phrase: str) -> str | None:
 
 
 def beside_first(found: Sequence[T], top: int) -> list[T]:
-    """The first `top` of `found`, what is eaten beside a dish before the rest, each part in
-    its order."""
-    beside = [f for f in found if course(f.recipe) in BESIDE]
-    return (beside + [f for f in found if course(f.recipe) not in BESIDE])[:top]
+    """The first `top` of `found`: side dishes, then the rest of what is eaten beside a dish
+    (a jam is no side for stuffed vegetables, a salsa is one for tacos), then the rest, each part
+    in its order."""
+    return sorted(
+        found, key=lambda f: 0 if course(f.recipe) == "side dish" else 1 if course(f.recipe) in BESIDE else 2
+    )[:top]

@@ -78,6 +78,12 @@ def intents() -> tuple[Intent, ...]:
     )
 
 
+@cache
+def holidays() -> re.Pattern[str]:
+    # The longest first: "christmas eve" before "christmas".
+    return phrases(sorted(json.loads(LEXICON.read_text(encoding="utf-8"))["holidays"], key=len, reverse=True))
+
+
 def intent_names() -> list[str]:
     return [intent.name for intent in intents()]
 
@@ -130,7 +136,18 @@ def occasion_said(question: str) -> str | None:
                 owner = OWNER_BEFORE.search(said, 0, match.start())
                 event = said[owner.start() if owner else match.start() : end]
                 counted = owner is None and said[match.start() : end].split()[-1] in COUNTED_EVENTS
-                events.append(f"for {'a ' if counted else ''}{event}")
+                events.append(f"for {('an ' if event[0] in 'aeiou' else 'a ') if counted else ''}{event}")
+    for match in holidays().finditer(said):
+        after = FOR_AFTER.match(said, match.end())
+        end = after.end() if after else match.end()
+        before = FOR_BEFORE.search(said, 0, match.start()) or OWNER_BEFORE.search(said, 0, match.start())
+        said_as = said[before.start() if before else match.start() : end]
+        if said_as.startswith("for "):
+            spans.append((before.start() if before else match.start(), end))
+        else:
+            counted = before is None and said[match.start() : end].split()[-1] in COUNTED_EVENTS
+            article = ("an " if said_as[0] in "aeiou" else "a ") if counted else ""
+            events.append(f"for {article}{said_as}")
     if not spans:
         return events[0] if events else None
     # "for a kids birthday party" says two occasions: the words from the first to the last.

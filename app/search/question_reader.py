@@ -24,7 +24,7 @@ from app.providers.protocols import ChatModel
 from app.recipes import MAX_MINUTES
 from app.search.filters import MAX_EXCLUDED, Excluded, RecipeFilters
 from app.search.intents import intent_names, intents, named_intents, read_intents, with_intents
-from app.search.text import fold, stem
+from app.search.text import fold, stem, with_other_names
 
 log = logging.getLogger(__name__)
 
@@ -314,7 +314,7 @@ def read_question(question: str) -> ReadQuestion:
         # "Short on time - an hour max": the hurry is said by the limit too.
         text = HURRY.sub(" ", text.replace(said, " "))
     return ReadQuestion(
-        text=with_intents(" ".join(text.split()) or question, found),
+        text=with_intents(with_other_names(" ".join(text.split()) or question), found),
         filters=checked_filters(diet, limit, excluded),
         intents=tuple(intent.name for intent in found),
     )
@@ -415,7 +415,7 @@ def checked_reading(reading: ModelReading, question: str) -> ReadQuestion:
     diet = {flag: True for flag, value in reading.model_dump(include=set(DIETS)).items() if value}
     filters = checked_filters(diet, reading.max_total_minutes, excluded)
     found = named_intents(reading.intents)
-    text = with_intents(reading.search_text.strip() or question, found)
+    text = with_intents(with_other_names(reading.search_text.strip() or question), found)
     return ReadQuestion(text=text, filters=filters, intents=tuple(intent.name for intent in found))
 
 

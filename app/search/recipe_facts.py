@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "6"
+DOCUMENT_VERSION = "7"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
@@ -64,6 +64,8 @@ CUISINES = frozenset(LEXICON["cuisines"])
 # Drinks and dishes with these hold alcohol ("a drink that's not alcoholic"); wine vinegar
 # does not.
 ALCOHOL = re.compile(r"\b(" + "|".join(LEXICON["alcohol"]) + r")\b(?!\s+vinegar)", re.I)
+# Ingredients that bring heat: no recipe rates its own, so "not too spicy" is read from these.
+HOT = re.compile(r"\b(?:" + "|".join(word.replace("chili", "chil+i") for word in LEXICON["hot"]) + ")", re.I)
 
 HEAT = re.compile(
     r"\b(bake|baked|baking|oven|boil|boiling|fry|fried|frying|simmer|roast|grill|broil|saut[eé]"
@@ -113,6 +115,8 @@ def _families(ingredients: str) -> list[str]:
         found.append("meat")
     if ALCOHOL.search(ingredients):
         found += ["alcohol", "alcoholic", "boozy", "booze"]
+    if HOT.search(ingredients):
+        found.append("spicy")
     return found
 
 

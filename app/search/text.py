@@ -13,6 +13,17 @@ STOPWORDS = frozenset(
 )
 
 
+# Foods with another name across the Atlantic or in another language, read as one: "Indian
+# chai" is the Indian tea, "the prawn one" has shrimp in it.
+SAME_FOOD = {"chai": "tea", "prawn": "shrimp", "prawns": "shrimp", "courgette": "zucchini"}
+SAME_FOOD |= {"courgettes": "zucchini", "aubergine": "eggplant", "aubergines": "eggplant"}
+SAME_FOOD |= {"coriander": "cilantro", "mayo": "mayonnaise", "raita": "raitha", "yoghurt": "yogurt"}
+# Searched under both names: "too many courgettes" finds the zucchini recipes too. (Not chai:
+# a tea is no chai.)
+OTHER_NAME = {food: name for food, name in SAME_FOOD.items() if food != "chai"}
+OTHER_NAME |= {name: food for food, name in OTHER_NAME.items()}
+
+
 # Letters that no accent folding takes to a-z: "Risengrød" is "risengrod", not "risengr d".
 # The dotless i and the long s match `[a-z]` under re.I, but are not a-z. Curly
 # apostrophes are straightened, as people's keyboards write them either way.
@@ -41,3 +52,10 @@ def stem(word: str) -> str:
         if word.endswith(suffix) and len(word) > len(suffix) + 2:
             return word[: -len(suffix)] + replacement
     return word
+
+
+def with_other_names(text: str) -> str:
+    """`text` with the other name of each food it says that has one ("courgettes": zucchini)."""
+    said = re.findall(r"[a-z]+", fold(text))
+    others = [OTHER_NAME[w] for w in dict.fromkeys(said) if w in OTHER_NAME and OTHER_NAME[w] not in said]
+    return " ".join([text, *dict.fromkeys(others)])

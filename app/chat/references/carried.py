@@ -191,7 +191,12 @@ SAME_BUT = re.compile(
 # A statement of one's own: "I need a cold soup, ideally one made with kefir".
 DECLARATIVE = re.compile(r"^(?:i|i'm|im|i'd|my|we|let's)\b", re.I)
 # "a kombucha recipe" asks for one dish by its name; "a quick vegan recipe" for a kind of dish.
-ONE_DISH = re.compile(r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b", re.I)
+ONE_DISH = re.compile(
+    r"\b(?:a|an)\s+(?P<what>(?:[\w'-]+\s+){1,3})recipe\b"
+    # "do you have a recipe for danish risengrød?"
+    r"|\ba recipe for (?P<named>[\w'-]+(?:\s+(?!for\b|with\b|that\b)[\w'-]+){0,2})",
+    re.I,
+)
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
 # Words after "something" that say no quality of it: "something with", "anything where".
 NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you|along|of|from|on|at|by"
@@ -236,7 +241,10 @@ CHOSEN = re.compile(r"\b(?:the )?[\w'-]+ one (?:sounds|looks|seems|it is)\b", re
 def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
     kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
-    return match is not None and any(w not in kinds for w in match["what"].lower().split())
+    kinds |= {"something", "anything", "a", "an", "some", "breakfast", "brunch", "lunch", "dinner", "supper"}
+    return match is not None and any(
+        w not in kinds for w in (match["what"] or match["named"]).lower().split()
+    )
 
 
 YES_NO = re.compile(r"^\W*(?:do|does|did|can|could|will|would|should)\b", re.I)
@@ -480,7 +488,12 @@ def carry_over(
         kitchen=None if mine.kitchen else earlier.kitchen,
         people=None if mine.people else earlier.people,
         # "anything for breakfast too?" after too many apples: breakfasts with apples.
-        using=None if mine.using else earlier.using,
+        # … but sides go with their dish, and "sweet with courgettes" says the food already.
+        using=None
+        if mine.using
+        or SERVED_WITH.search(message)
+        or (earlier.using and re.search(rf"\b{re.escape(earlier.using)}", message, re.I))
+        else earlier.using,
         # "and something sweet?" after food for a kids birthday party: for that party still;
         # but "drinks for the grown-ups" says whom they are for, and sides go with their dish.
         occasion=None
@@ -525,7 +538,10 @@ def carry_over(
         if drink := re.match(r"\s+to drink\b", body[end:], re.I):
             noun, end = "drinks", end + drink.end()  # "something to drink": drinks
         # "something sweet": the quality goes before the noun ("sweet vegetarian recipes").
-        quality = re.match(rf"\s+(?!(?:{NOT_A_QUALITY})\b)([a-z-]+)", body[end:], re.I)
+        # "anything more seafood-y": the quality after "more".
+        quality = re.match(
+            rf"\s+(?:(?:a bit |a little )?more\s+)?(?!(?:{NOT_A_QUALITY})\b)([a-z-]+)", body[end:], re.I
+        )
         if head_match.group().lower() in ("something", "anything") and (
             other := re.match(r"\s+else\b", body[end:], re.I)
         ):
@@ -613,8 +629,8 @@ def beside(
     if not SERVED_WITH.search(resolution.question):
         return resolution
     asked = asked_for(history, names)
-    # The sides go with the dish, whatever the dish is for.
-    kept = replace(asked, cuisine=None, dish=None, main=None, taste=None, occasion=None)
+    # The sides go with the dish, whatever the dish is for or uses up.
+    kept = replace(asked, cuisine=None, dish=None, main=None, taste=None, occasion=None, using=None)
     # What the question says already is not said twice: "any vegan sides, alongside …".
     unsaid = [c for c in kept.carried() if c.lower() not in resolution.question.lower()]
     return said_after(resolution, unsaid, message)

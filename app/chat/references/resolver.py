@@ -40,6 +40,7 @@ from app.chat.name_spelling import TOKEN, key, keys_of, words
 from app.chat.recipe_names import RecipeNames
 from app.chat.references.carried import (
     SAME_BUT,
+    asked_for,
     beside,
     carry_over,
     constraints,
@@ -147,6 +148,8 @@ from app.search.variants import said_whole
 
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
+# "something sweet with them" after a food to use up.
+USED_UP_POINTER = re.compile(r"\b(?:with|using|w)\s+(?P<it>them|those|these|it)\b", re.I)
 ALSO_LEFT_OUT = re.compile(
     r"(?:\s*,\s*(?:(?:and|or)\s+)?the\s+|\s+(?:(?:and|or|nor|&)\s+)?(?:the\s+)?)"
     r"(?!(?:which|what|how|of|from|so|then|i|we|you|it|is|are)\b)"
@@ -374,14 +377,18 @@ class Resolver:
             if len(turns[at]) != size and sized is not None:
                 return sized
         if (kind := SET_KIND.search(message)) is not None:
-            what = re.sub(r"ies$", "y", kind["what"] or kind["kind"])  # "the curries"
+            what = re.sub(r"ies$", "y", kind["what"] or kind["kind"] or kind["noun"])  # "the curries"
+            # "those bakes" are the baked ones.
+            forms = [what, re.sub(r"es$", "ed", what)] if kind["noun"] else [what]
 
             def fits(n: int) -> bool:
                 # "back to the weeknight list": the list the user asked for with that word.
                 asked = n > 0 and self._history[n - 1].role == "user" and self._history[n - 1].content
                 if asked and re.search(rf"\b{re.escape(what)}", asked, re.I):
                     return True
-                return sum(matches(what, self.recipes[i]) > 0 for i in turns[n]) * 2 >= len(turns[n])
+                fitting = [i for i in turns[n] if any(matches(w, self.recipes[i]) for w in forms)]
+                # A bare "those bakes" is looser than "the pasta ones": most of the list must fit.
+                return len(fitting) * 2 > len(turns[n]) if kind["noun"] else len(fitting) * 2 >= len(turns[n])
 
             if not fits(at):
                 return next((n for n in lists if fits(n)), at)
@@ -439,6 +446,7 @@ class Resolver:
             question = f"{message[: step.end()]} of {the([self._focus.title])}{message[step.end() :]}"
             return Resolution(finish(question, message), [self._focus.id], rule="focus")
         for rule in (
+            self._food_used_up,
             self._exclusion,
             self._asked_anew,
             self._ordinal,
@@ -625,6 +633,18 @@ class Resolver:
         focus ("do any of the others have nuts?" … "what do I need for it?"), the set in view,
         never a fresh search that finds other dishes."""
         return [self._focus] if self._focus else offered
+
+    def _food_used_up(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "what about something sweet with them?" after "way too many courgettes": the food
+        to use up, not the dishes offered for it; but "what goes with them" goes with those."""
+        pointer = USED_UP_POINTER.search(message)
+        if pointer is None or SERVED_WITH.search(message):
+            return None
+        using = asked_for(self._history, self.names).using
+        if using is None:
+            return None
+        said = message[: pointer.start("it")] + using + message[pointer.end("it") :]
+        return carry_over(said, self._history, self.names) or Resolution(said, self.names.named(said))
 
     def _detail_asked(self, message: str, offered: list[Recipe]) -> Resolution | None:
         """ "do I need any special equipment?" after a turn about the Granola asks it of the

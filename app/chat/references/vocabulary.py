@@ -72,7 +72,9 @@ SET_COUNT = re.compile(
 # "back to the curries", "the pasta ones": a set by what its recipes are (`what`).
 SET_KIND = re.compile(
     r"\bback to (?:the|ur|your|those|these) (?P<what>[\w'-]+)"
-    r"|\b(?:the|those|these|of the|ur|your) (?P<kind>[\w'-]+) (?:ones|things|dishes|recipes|options|ideas)\b",
+    r"|\b(?:the|those|these|of the|ur|your) (?P<kind>[\w'-]+) (?:ones|things|dishes|recipes|options|ideas)\b"
+    # "which one of those bakes": the list of that kind.
+    r"|\b(?:those|these) (?P<noun>[a-z'-]+s)\b",
     re.I,
 )
 # Asking for more of the same kind: "what else?", "any others?", "none of those, other ideas?".
@@ -1001,6 +1003,8 @@ NEW_APPLIANCE = re.compile(
 USE_UP = re.compile(
     r"\b(?:needs? using|to use up|us(?:e|ing) (?:it|them) up|going (?:off|bad|stale|soft)"
     r"|about to (?:go off|go bad|turn|expire)"
+    # "came home from fishing with a ton of mackerel".
+    r"|(?:a ton|tons|a load|loads|heaps|a glut|a mountain|a bucket) of (?!time\b)[a-z]+"
     # "i got a massive cabbage in my veg box and no idea what to do w it".
     r"|no idea what to (?:do|make|cook) (?:with|w) (?:it|them|this|these|that|those))\b",
     re.I,
