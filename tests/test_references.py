@@ -4447,7 +4447,8 @@ def test_need_one_more_asks_for_one_more_of_what_was_asked():
 
 COURGETTES = (
     "i have way too many courgettes from the garden, what can i make?",
-    "These 3 recipes match best:\n- Stuffed vegetables\n- Air Fryer Zucchini\n- Fall Vegetable and Chickpea Curry",
+    "These 3 recipes match best:\n- Stuffed vegetables\n- Air Fryer Zucchini\n"
+    "- Fall Vegetable and Chickpea Curry",
 )
 
 
