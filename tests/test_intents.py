@@ -8,7 +8,7 @@ import pytest
 
 from app.search import intents as lexicon
 from app.search.question_reader import READING_SCHEMA, ModelReader, read_question
-from app.search.recipe_facts import facts
+from app.search.recipe_facts import facts, mild
 from app.search.retrieval import Retriever
 from tests.support import ScriptedChatModel
 
@@ -216,6 +216,14 @@ async def test_a_brunch_puts_the_breakfast_recipes_first(retriever: Retriever):
     assert all(f.recipe.vegan for f in found.found)
 
 
+async def test_not_too_spicy_puts_the_mild_recipes_first_and_searches_no_spice(retriever: Retriever):
+    found = await retriever.retrieve_question("a curry that's not too spicy", 3)
+
+    assert "spicy" not in found.searched
+    assert mild(found.found[0].recipe)
+    assert "curry" in found.found[0].recipe.title.lower()
+
+
 async def test_a_food_is_searched_by_its_other_name_too(retriever: Retriever):
     found = await retriever.retrieve_question(
         "i have way too many courgettes from the garden, what can i make?", 3
@@ -302,6 +310,7 @@ def test_a_like_question_leaves_only_the_dish_it_names_after_like():
         ("what about a starter to go with the roast?", "starter", "soup"),
         # The day of the meal names no dish (the Sunday Morning Milkshake); a Sunday roast does.
         ("my mum's birthday is sunday, she loves lemon", "sunday", "lemon"),
+        ("going on a picnic sunday with my in-laws", "sunday", "salad"),
         ("on sunday, what goes with a sunday roast?", "on", "sunday"),
         ("we're having friends over saturday, 6 people", "saturday", "roast"),
         # A dinner party is no party drink.

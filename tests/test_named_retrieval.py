@@ -80,6 +80,14 @@ def test_like_said_as_a_filler_names_no_likeness(client):
     assert retrieved(client, question) == ["egyptian-lentils"]
 
 
+def test_a_kind_of_dish_described_is_searched_not_the_recipe_of_that_name(client):
+    # "a pizza dough that …" asks for one with those qualities; "the pizza dough" is the recipe.
+    assert retrieved(client, "do you have a pizza dough that rises overnight with no kneading?")[0] == (
+        "no-knead-pizza-dough"
+    )
+    assert retrieved(client, "how do i make the pizza dough?") == ["pizza-dough"]
+
+
 def test_a_question_is_read_strictly_for_names(client):
     # "the chocolate sweet" names no "Banana Muffins with Chocolate": the catalog is searched.
     assert len(retrieved(client, "the chocolate sweet every Brazilian birthday party has")) == 3

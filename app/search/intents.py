@@ -19,7 +19,7 @@ from typing import TypeVar
 from app.recipes import Recipe
 from app.search.filters import DIET_FLAGS
 from app.search.open_question import Ranked
-from app.search.recipe_facts import facts
+from app.search.recipe_facts import facts, mild
 from app.search.text import fold
 
 LEXICON = Path(__file__).with_name("intents.json")
@@ -166,14 +166,17 @@ def preferences(intent_names: Sequence[str]) -> list[str]:
 
 
 def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
-    """The recipes with every preference first, each part in the search's order: a preference
+    """The recipes with every preference first, then those with the earlier ones (a dinner
+    that is not mild before a mild sauce), each part in the search's order: a preference
     reorders, it never hides a recipe."""
-    return sorted(found, key=lambda item: not all(has(item.recipe, p) for p in preferred))
+    return sorted(found, key=lambda item: tuple(not has(item.recipe, p) for p in preferred))
 
 
 def has(recipe: Recipe, preference: str) -> bool:
-    """A flag the recipe has ("vegetarian"), a fact of its data ("quick"), or one it lacks
-    ("no meat")."""
+    """A flag the recipe has ("vegetarian"), a fact of its data ("quick"), one it lacks ("no
+    meat"), or no heat in its ingredients ("mild")."""
+    if preference == "mild":
+        return mild(recipe)
     if preference.startswith("no "):
         return preference.removeprefix("no ") not in facts(recipe)
     if preference in DIET_FLAGS:

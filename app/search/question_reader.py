@@ -120,7 +120,8 @@ FOR_CHILDREN = re.compile(
 # A day said as the day of the meal ("my mum's birthday is sunday"), not as a dish's name
 # ("a sunday roast", the Sunday Morning Milkshake): not searched.
 ON_A_DAY = re.compile(
-    r"\b(?:on|this|next|by|is|it's|its|till|until|for|over)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
+    # "on sunday", and "a picnic sunday": the day; "a sunday roast" is a dish.
+    r"(?:\b(?:on|this|next|by|is|it's|its|till|until|for|over)\s+)?\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b"
     r"(?!\s+(?:roast|lunch|dinner|brunch|breakfast|morning|supper|gravy|sauce|dessert|treat|special))",
     re.I,
 )

@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "7"
+DOCUMENT_VERSION = "6"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
@@ -115,8 +115,6 @@ def _families(ingredients: str) -> list[str]:
         found.append("meat")
     if ALCOHOL.search(ingredients):
         found += ["alcohol", "alcoholic", "boozy", "booze"]
-    if HOT.search(ingredients):
-        found.append("spicy")
     return found
 
 
@@ -153,6 +151,12 @@ def _facts(recipe_json: str) -> tuple[str, ...]:
 def facts(recipe: Recipe) -> list[str]:
     """The recipe's facts as words, each once: its course, then what its data says."""
     return list(_facts(recipe.model_dump_json()))
+
+
+def mild(recipe: Recipe) -> bool:
+    """Whether no ingredient brings heat ("not too spicy" puts these first). Not a fact that
+    is indexed: searched, "spicy" would find every dish with a pinch of cayenne."""
+    return not HOT.search(" ".join(recipe.ingredients))
 
 
 def embedded_text(recipe: Recipe) -> str:

@@ -102,6 +102,9 @@ def references(question: str, names: RecipeNames) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+DESCRIBED_BY = (["that"], ["which"], ["with"], ["without"])
+
+
 def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     """(the recipes to keep to, the recipes to move away from)."""
     if (besides := BESIDES.search(question)) is not None:
@@ -120,12 +123,17 @@ def variants(question: str, names: RecipeNames) -> tuple[list[str], list[str]]:
     # "Paella but baked in the oven", "Shakshouka, but vegan".
     mentioned = said_whole(question, names)
     left = [recipe_id for recipe_id, after in mentioned if said[after : after + 1] == ["but"]]
-    # "anything soupy that's actually hot? not the Russian Okroshka lol": set aside.
+    described = []
     for recipe_id, after in mentioned:
         start = after - len(words(names.titles[recipe_id]))
+        # "anything soupy that's actually hot? not the Russian Okroshka lol": set aside.
         if SET_ASIDE.fullmatch(" ".join(said[max(0, start - 2) : start])):
             left.append(recipe_id)
-    kept = [recipe_id for recipe_id in names.named(question, kinds=True) if recipe_id not in left]
+        # "a pizza dough that rises overnight with no kneading": a kind of dish, described; not
+        # the Pizza Dough of the catalog.
+        if said[start - 1 : start] in (["a"], ["an"], ["any"]) and said[after : after + 1] in DESCRIBED_BY:
+            described.append(recipe_id)
+    kept = [i for i in names.named(question, kinds=True) if i not in left and i not in described]
     return kept[:MAX_NAMED], list(dict.fromkeys(left))
 
 
