@@ -332,6 +332,11 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     assert compose("can I freeze the Soup?", [jam, soup]).text == (
         "Soup [soup] does not say how it keeps, frozen or ahead of time."
     )
+    stew = Recipe(id="stew", title="Stew", ingredients=["beef"], steps=["Brown.", "Simmer."])
+    # Said once of all those that say nothing.
+    assert compose("can I freeze the Soup and the Stew?", [soup, stew]).text == (
+        "None of them says how it keeps, frozen or ahead of time: Soup [soup] and Stew [stew]."
+    )
 
 
 def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():

@@ -563,13 +563,22 @@ def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     targets = asked_of(KEEPING, question, recipes)
     if not targets:
         return None
-    parts = []
+    parts, silent = [], []
     for recipe in targets:
         said = [line.strip() for line in [recipe.description, *recipe.steps] if KEPT.search(line)]
         if said:
             parts.append(f"{cite(recipe)} says: " + " ".join(f'"{line}"' for line in said[:3]))
         else:
-            parts.append(f"{cite(recipe)} does not say how it keeps, frozen or ahead of time.")
+            silent.append(recipe)
+    # Said once for all those that say nothing, not once per recipe.
+    if len(silent) == len(targets) > 1:
+        parts.append(
+            f"None of them says how it keeps, frozen or ahead of time: {join([cite(r) for r in silent])}."
+        )
+    elif len(silent) > 1:
+        parts.append(f"{join([cite(r) for r in silent])} do not say how they keep, frozen or ahead of time.")
+    elif silent:
+        parts.append(f"{cite(silent[0])} does not say how it keeps, frozen or ahead of time.")
     return Composed(" ".join(parts), "keeping")
 
 
