@@ -8,7 +8,7 @@ import pytest
 
 from app.search import intents as lexicon
 from app.search.question_reader import READING_SCHEMA, ModelReader, read_question
-from app.search.recipe_facts import facts, mild
+from app.search.recipe_facts import facts, mild, uses_leftovers
 from app.search.retrieval import Retriever
 from tests.support import ScriptedChatModel
 
@@ -222,6 +222,24 @@ async def test_not_too_spicy_puts_the_mild_recipes_first_and_searches_no_spice(r
     assert "spicy" not in found.searched
     assert mild(found.found[0].recipe)
     assert "curry" in found.found[0].recipe.title.lower()
+
+
+async def test_a_date_night_puts_dinners_first_and_an_impressive_dessert_stays_a_dessert(
+    retriever: Retriever,
+):
+    date = await retriever.retrieve_question("date night tomorrow, she loves italian", 3)
+    dessert = await retriever.retrieve_question("an impressive dessert for a dinner party", 3)
+
+    assert all("dinner" in facts(f.recipe) for f in date.found)
+    assert all("dessert" in facts(f.recipe) for f in dessert.found)
+
+
+async def test_leftover_chicken_finds_the_recipes_made_with_cooked_chicken(retriever: Retriever):
+    found = await retriever.retrieve_question("what can i make with leftover roast chicken?", 10)
+
+    cooked = [uses_leftovers(f.recipe) for f in found.found]
+    assert cooked[0] and cooked == sorted(cooked, reverse=True)  # first, hiding none
+    assert "roast" not in found.searched
 
 
 async def test_a_food_is_searched_by_its_other_name_too(retriever: Retriever):

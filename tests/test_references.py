@@ -4501,3 +4501,33 @@ def test_a_recipe_for_a_dish_by_its_name_inherits_nothing():
     )
 
     assert resolved.carried == []
+
+
+LEFTOVER_CHICKEN = (
+    "what can i make with leftover roast chicken?",
+    "These 3 recipes match best:\n- Easy Chicken and Rice Casserole\n- Slow-cooked Chicken Tacos\n"
+    "- One-Pot Chicken Tetrazzini",
+    "ooh the first one. do i need to cook the chicken again?",
+    "I answer only from the recipe as written.",
+)
+
+
+def test_them_after_a_food_hated_is_the_food_skipped_in_the_recipe_in_view():
+    resolved = resolve("my kids hate mushrooms, can i skip them?", *LEFTOVER_CHICKEN)
+
+    assert resolved.recipe_ids == ["easy-chicken-and-rice-casserole"]
+    assert (
+        resolved.question == "My kids hate mushrooms, can i skip them in the Easy Chicken and Rice Casserole?"
+    )
+
+
+def test_the_rest_after_leftovers_is_the_rest_of_the_food():
+    resolved = resolve("great. anything i could make for lunch tomorrow with the rest?", *LEFTOVER_CHICKEN)
+
+    assert resolved.recipe_ids == []
+    assert resolved.question.endswith("with roast chicken?")
+    # Of the dishes, "the rest" is still the others.
+    assert resolve("which of the rest is quickest?", *LEFTOVER_CHICKEN).recipe_ids == [
+        "chicken-tacos",
+        "one-pot-chicken-tetrazzini",
+    ]

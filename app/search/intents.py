@@ -19,7 +19,7 @@ from typing import TypeVar
 from app.recipes import Recipe
 from app.search.filters import DIET_FLAGS
 from app.search.open_question import Ranked
-from app.search.recipe_facts import facts, mild
+from app.search.recipe_facts import facts, mild, uses_leftovers
 from app.search.text import fold
 
 LEXICON = Path(__file__).with_name("intents.json")
@@ -160,9 +160,15 @@ def named_intents(names: list[str]) -> list[Intent]:
     return [intent for intent in intents() if intent.name in wanted]
 
 
-def preferences(intent_names: Sequence[str]) -> list[str]:
-    """What these intents prefer: "eat less meat" prefers "vegetarian", a pescatarian "no meat"."""
-    return [intent.prefers for intent in named_intents(list(intent_names)) if intent.prefers]
+def preferences(intent_names: Sequence[str], question: str = "") -> list[str]:
+    """What these intents prefer: "eat less meat" prefers "vegetarian", a pescatarian "no meat";
+    not where the question asks for another course ("a dessert to impress" wants no dinner)."""
+    said = fold(question)
+    return [
+        intent.prefers
+        for intent in named_intents(list(intent_names))
+        if intent.prefers and not (intent.unsearched_beside and intent.unsearched_beside.search(said))
+    ]
 
 
 def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
@@ -174,9 +180,11 @@ def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
 
 def has(recipe: Recipe, preference: str) -> bool:
     """A flag the recipe has ("vegetarian"), a fact of its data ("quick"), one it lacks ("no
-    meat"), or no heat in its ingredients ("mild")."""
+    meat"), no heat in its ingredients ("mild"), or an ingredient already cooked ("leftovers")."""
     if preference == "mild":
         return mild(recipe)
+    if preference == "leftovers":
+        return uses_leftovers(recipe)
     if preference.startswith("no "):
         return preference.removeprefix("no ") not in facts(recipe)
     if preference in DIET_FLAGS:

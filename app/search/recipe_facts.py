@@ -82,6 +82,8 @@ CHILLED = re.compile(r"\b(chill|chilled|refrigerat\w*|fridge|freez\w*|serve cold
 SLOW_COOKER = re.compile(r"\b(slow[- ]?cooker|crock[- ]?pot)\b", re.I)
 ONE_POT = re.compile(r"\b(one[- ]pot|same pot|one pan|same pan|slow cooker|crock ?pot)\b", re.I)
 
+COOKED_ALREADY = re.compile(r"\b(?:cooked|leftover|left-over|day-old|stale)\b", re.I)
+
 QUICK_MINUTES = 30
 SLOW_MINUTES = 180
 BIG_BATCH_SERVINGS = 8
@@ -157,6 +159,12 @@ def mild(recipe: Recipe) -> bool:
     """Whether no ingredient brings heat ("not too spicy" puts these first). Not a fact that
     is indexed: searched, "spicy" would find every dish with a pinch of cayenne."""
     return not HOT.search(" ".join(recipe.ingredients))
+
+
+def uses_leftovers(recipe: Recipe) -> bool:
+    """Whether an ingredient is already cooked ("2 cups chicken, cooked and chopped", "day-old
+    rice"): what "leftover chicken" is for. Not indexed, as `mild`."""
+    return any(COOKED_ALREADY.search(line) for line in recipe.ingredients)
 
 
 def embedded_text(recipe: Recipe) -> str:

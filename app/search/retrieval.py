@@ -115,7 +115,7 @@ class Retriever:
         )
         searched, beside = accompaniments.search_text(question, searched, dishes)
         cooks_for = servings.people(question)
-        prefers = preferences(read.intents) if read is not None else []
+        prefers = preferences(read.intents, question) if read is not None else []
         wider = servings.WIDER if cooks_for or prefers else 1
         wanted = max(top, len(named)) if named else top * wider + len(left)
         beside = beside and not named

@@ -115,7 +115,11 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
     found = Constraints()
     for text in texts:
         gluts = [*GLUT.finditer(text), *GLUT_AFTER.finditer(text)]
-        glut = [m["food"] for m in gluts if names is not None and names.knows(m["food"])]
+        glut = [
+            f"{m['food']} {m['then']}" if m.re is GLUT and m["then"] and names.knows(m["then"]) else m["food"]
+            for m in gluts
+            if names is not None and names.knows(m["food"])
+        ]
         found.using = next(iter(glut), found.using)
         filters = read_question(text).filters
         diets = [DIET_WORDS[f] for f in DIET_FLAGS if getattr(filters, f)]
@@ -163,9 +167,9 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
 def food_pointer(message: str, names: RecipeNames) -> bool:
     """Whether "those" or "them" points at a food the message itself names, or at the dishes it
     asks for ("what about ones with fruit in them?")."""
+    foods = ("food", "liked", "loved", "made", "making", "spoiling", "hated")
     return bool(FOOD_IN_THEM.search(message)) or any(
-        m["count"]
-        or names.knows(m["food"] or m["liked"] or m["loved"] or m["made"] or m["making"] or m["spoiling"])
+        m["count"] or names.knows(next(m[said] for said in foods if m[said]))
         for m in FOOD_POINTER.finditer(message)
     )
 
@@ -175,7 +179,8 @@ DIGIT = re.compile(r"\d")
 GLUT = re.compile(
     r"\b(?:too many|too much|loads of|lots of|a glut of|tons of|heaps of|use up|using up|leftover|left over"
     r"|(?:huge|big|massive|whole) (?:bag|box|tub|bunch|pile|crate|tray|punnet|load|sack|jar)s? of)"
-    r"\s+(?P<food>[a-z]+)\b",
+    # "leftover roast chicken": the second word is the food, when it is one.
+    r"\s+(?P<food>[a-z]+)\b(?:\s+(?P<then>[a-z]+)\b)?",
     re.I,
 )
 # … and said after it: "8 zucchini to use up", "mushrooms that need using up".

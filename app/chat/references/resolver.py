@@ -149,7 +149,9 @@ from app.search.variants import said_whole
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
 # "something sweet with them" after a food to use up.
-USED_UP_POINTER = re.compile(r"\b(?:with|using|w)\s+(?P<it>them|those|these|it)\b", re.I)
+USED_UP_POINTER = re.compile(
+    r"\b(?:with|using|w)\s+(?P<it>them|those|these|it|the rest(?: of (?:it|them))?)\b", re.I
+)
 ALSO_LEFT_OUT = re.compile(
     r"(?:\s*,\s*(?:(?:and|or)\s+)?the\s+|\s+(?:(?:and|or|nor|&)\s+)?(?:the\s+)?)"
     r"(?!(?:which|what|how|of|from|so|then|i|we|you|it|is|are)\b)"

@@ -716,6 +716,10 @@ FOOD_POINTER = re.compile(
     # "every time i make crepes they rip", "pickled red onions … how do you make those".
     r"|\b(?P<made>[a-z]+s)\b[^?.!]*?\b(?:make|making|cook|bake|flip) (?:those|them|these)\b"
     r"|\b(?:make|making|cook|bake)\s+(?P<making>[a-z]+s)\b[^?.!]*?\bthey\b"
+    # "my kids hate mushrooms, can i skip them?": the food, left out.
+    r"|\b(?:hates?|dislikes?|can'?t stand|(?:don'?t|doesn'?t) like|allergic to)\s+(?P<hated>[a-z]+s)\b"
+    r"[^?.!]*?(?:[?.!]+\s+[^?.!]*?)?"
+    r"\b(?:skip|leave out|leave|omit|replace|swap|sub|remove|without|pick out) (?:them|those)\b"
     # "she does love chickpeas tho like she puts them in everything".
     r"|\b(?:loves?|likes?|adores?)\s+(?P<loved>[a-z]+s)\b[^?.!]*?\b(?:them|those)\b"
     # "a huge box of mushrooms i need to use up before they go slimy".
