@@ -152,6 +152,9 @@ POINTED_TURNS = 2
 USED_UP_POINTER = re.compile(
     r"\b(?:with|using|w)\s+(?P<it>them|those|these|it|the rest(?: of (?:it|them))?)\b", re.I
 )
+# A set-aside joined to the one before ("skip the chili and the soup"); "the chili and" may
+# have been read whole, the next one following the "and".
+JOINED = re.compile(r"\b(?:and|or|nor|&)\s*$|^\s*(?:,|and|or|nor|&)\s", re.I)
 ALSO_LEFT_OUT = re.compile(
     r"(?:\s*,\s*(?:(?:and|or)\s+)?the\s+|\s+(?:(?:and|or|nor|&)\s+)?(?:the\s+)?)"
     r"(?!(?:which|what|how|of|from|so|then|i|we|you|it|is|are)\b)"
@@ -912,9 +915,7 @@ class Resolver:
     ) -> tuple[list[Recipe], int]:
         """The recipes set aside after the first, joined to it ("skip the chili and the soup"),
         and where the last of them ends."""
-        # "the chili and" may be read whole: the next one follows the "and".
-        joined = re.compile(r"\b(?:and|or|nor|&)\s*$|^\s*(?:,|and|or|nor|&)\s", re.I)
-        while left_out and (joined.search(message[:end]) or joined.search(message[end:])):
+        while left_out and (JOINED.search(message[:end]) or JOINED.search(message[end:])):
             also = ALSO_LEFT_OUT.match(message, end)
             said = [also["what"], *also["what"].split()] if also else []
             more = next((found for w in said if (found := self._left_out(w, offered, False))), [])
@@ -1157,7 +1158,7 @@ class Resolver:
         if lacking is not None and (
             match.group().lower() == "that" or LACKED_IT.search(message, 0, match.start())
         ):
-            # "i don't have panko, is that a problem?", "no wine here, can i just leave it out?":
+            # "i don't have panko, is that a problem?", "there's no wine, can i just leave it out?":
             # "that" or "it" is the lack, a swap.
             return None
         set_words = SET_WORDS.search(message)

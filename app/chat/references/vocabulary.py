@@ -1190,10 +1190,11 @@ FEELING = re.compile(
     re.I,
 )
 # What is done to people: "what would wow them", "something for them".
+DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
+# Drinks are for people: "what about drinks for them?" after food for 12 kids.
 DRINKS_FOR = re.compile(
     r"\b(?:drinks?|something to drink|beverages?|mocktails?|cocktails?|juices?)\s+(?:\w+\s+)?for\s+$", re.I
 )
-DONE_TO = re.compile(r"\b(?:for|wow|impress|feed|please|treat|surprise|give)\s+$", re.I)
 
 
 def people_pointer(message: str) -> bool:
