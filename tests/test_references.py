@@ -4531,3 +4531,27 @@ def test_the_rest_after_leftovers_is_the_rest_of_the_food():
         "chicken-tacos",
         "one-pot-chicken-tetrazzini",
     ]
+
+
+@pytest.mark.parametrize(
+    "message", ["how long does the soup take?", "is the lentil soup vegan?", "what goes with the soup?"]
+)
+def test_the_one_dish_of_its_kind_in_the_set_is_named_by_its_kind(message):
+    resolved = resolve(
+        message,
+        "dinner ideas?",
+        "These 3 recipes match best:\n- Lebanese Lentil Soup\n- Honey Garlic Chicken\n- Arroz Chaufa",
+    )
+
+    assert resolved.recipe_ids == ["lebanese-lentil-soup"]
+    assert "the Lebanese Lentil Soup" in resolved.question
+
+
+def test_a_food_said_of_the_set_is_no_dish_of_it():
+    resolved = resolve(
+        "can i add the chicken later?",
+        "chicken and rice dinner?",
+        "These 3 recipes match best:\n- Easy Chicken and Rice Casserole\n- Honey Garlic Chicken\n- Arroz Chaufa",
+    )
+
+    assert resolved.recipe_ids == []

@@ -148,6 +148,15 @@ from app.search.variants import said_whole
 
 # How many of the latest user turns are read for a recipe they picked by pointing.
 POINTED_TURNS = 2
+# A dish of the set said by its kind: "the soup", "the lentil soup", "the tart".
+THE_DISH = re.compile(r"\bthe\s+(?P<first>[\w'-]+)(?:\s+(?P<second>[\w'-]+))?", re.I)
+# One dish, not the set ("the breads you listed") nor a part of one ("the peanut sauce").
+DISH_WORDS = frozenset(
+    {"soup", "curry", "pasta", "salad", "stew", "bread", "cake", "pie", "pizza", "risotto", "casserole"}
+    | {"tart", "chili", "chilli", "dahl", "dal", "burger", "roast", "traybake", "frittata", "omelette"}
+    | {"stir-fry", "quiche", "loaf", "crumble", "lasagna", "lasagne", "porridge", "sandwich", "wrap"}
+)
+ONE_AFTER = re.compile(r"\s+ones?\b", re.I)
 # "something sweet with them" after a food to use up.
 USED_UP_POINTER = re.compile(
     r"\b(?:with|using|w)\s+(?P<it>them|those|these|it|the rest(?: of (?:it|them))?)\b", re.I
@@ -455,6 +464,7 @@ class Resolver:
             self._exclusion,
             self._asked_anew,
             self._ordinal,
+            self._the_dish,
             self._description,
             self._focus_rule,
             self._set,
@@ -638,6 +648,25 @@ class Resolver:
         focus ("do any of the others have nuts?" … "what do I need for it?"), the set in view,
         never a fresh search that finds other dishes."""
         return [self._focus] if self._focus else offered
+
+    def _the_dish(self, message: str, offered: list[Recipe]) -> Resolution | None:
+        """ "how long does the soup take?", "is the lentil soup vegan?" after a list with one
+        soup: the one of the set whose title says that dish, though other catalog recipes do."""
+        # "any of those cakes or the pie" asks of the set.
+        if len(offered) < 2 or self.names.named(message) or SET_WORDS.search(message):
+            return None
+        for match in THE_DISH.finditer(message):
+            # "the lentil soup", else "the soup".
+            for said in ([match["first"], match["second"]], [match["first"]]):
+                end = match.end("second") if len(said) == 2 else match.end("first")
+                # "the soup one" is the description rule's.
+                if None in said or said[-1].lower() not in DISH_WORDS or ONE_AFTER.match(message, end):
+                    continue
+                fitting = [r for r in offered if {key(w) for w in said} <= title_keys(r)]
+                if len(fitting) == 1:
+                    question = message[: match.start()] + the([fitting[0].title]) + message[end:]
+                    return Resolution(finish(question, message), [fitting[0].id], rule="description")
+        return None
 
     def _food_used_up(self, message: str, offered: list[Recipe]) -> Resolution | None:
         """ "what about something sweet with them?" after "way too many courgettes": the food
