@@ -4551,7 +4551,8 @@ def test_a_food_said_of_the_set_is_no_dish_of_it():
     resolved = resolve(
         "can i add the chicken later?",
         "chicken and rice dinner?",
-        "These 3 recipes match best:\n- Easy Chicken and Rice Casserole\n- Honey Garlic Chicken\n- Arroz Chaufa",
+        "These 3 recipes match best:\n- Easy Chicken and Rice Casserole\n- Honey Garlic Chicken\n"
+        "- Arroz Chaufa",
     )
 
     assert resolved.recipe_ids == []
