@@ -119,6 +119,15 @@ COUNTED_EVENTS = frozenset(
 
 # A conversation's user turns are read again at every turn: the reading is a pure function.
 @lru_cache(maxsize=1024)
+def event_said(said: str, start: int, end: int) -> str:
+    """An event said without "for", as what the food is for: "for my son's 6th birthday party",
+    "for a picnic", "for an anniversary dinner", "for brunch"."""
+    owner = OWNER_BEFORE.search(said, 0, start)
+    event = said[owner.start() if owner else start : end]
+    counted = owner is None and said[start:end].split()[-1] in COUNTED_EVENTS
+    return f"for {('an ' if event[0] in 'aeiou' else 'a ') if counted else ''}{event}"
+
+
 def occasion_said(question: str) -> str | None:
     """What the food is for, as the user said it ("for a kids birthday party"), when an
     occasion of the lexicon is said after "for", or an event is said on its own ("going on a
@@ -133,21 +142,14 @@ def occasion_said(question: str) -> str | None:
             if (before := FOR_BEFORE.search(said, 0, match.start())) is not None:
                 spans.append((before.start(), end))
             elif match.group() in intent.events:
-                owner = OWNER_BEFORE.search(said, 0, match.start())
-                event = said[owner.start() if owner else match.start() : end]
-                counted = owner is None and said[match.start() : end].split()[-1] in COUNTED_EVENTS
-                events.append(f"for {('an ' if event[0] in 'aeiou' else 'a ') if counted else ''}{event}")
+                events.append(event_said(said, match.start(), end))
     for match in holidays().finditer(said):
         after = FOR_AFTER.match(said, match.end())
         end = after.end() if after else match.end()
-        before = FOR_BEFORE.search(said, 0, match.start()) or OWNER_BEFORE.search(said, 0, match.start())
-        said_as = said[before.start() if before else match.start() : end]
-        if said_as.startswith("for "):
-            spans.append((before.start() if before else match.start(), end))
+        if (before := FOR_BEFORE.search(said, 0, match.start())) is not None:
+            spans.append((before.start(), end))
         else:
-            counted = before is None and said[match.start() : end].split()[-1] in COUNTED_EVENTS
-            article = ("an " if said_as[0] in "aeiou" else "a ") if counted else ""
-            events.append(f"for {article}{said_as}")
+            events.append(event_said(said, match.start(), end))
     if not spans:
         return events[0] if events else None
     # "for a kids birthday party" says two occasions: the words from the first to the last.
