@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -180,13 +180,16 @@ def preferred_first(found: Sequence[T], preferred: Sequence[str]) -> list[T]:
     return sorted(found, key=lambda item: tuple(not has(item.recipe, p) for p in preferred))
 
 
+# Preferences read from the ingredient lines, never indexed as facts (searched, "spicy" would
+# find every pinch of cayenne).
+READ_FROM_INGREDIENTS: dict[str, Callable[[Recipe], bool]] = {"mild": mild, "leftovers": uses_leftovers}
+
+
 def has(recipe: Recipe, preference: str) -> bool:
     """A flag the recipe has ("vegetarian"), a fact of its data ("quick"), one it lacks ("no
     meat"), no heat in its ingredients ("mild"), or an ingredient already cooked ("leftovers")."""
-    if preference == "mild":
-        return mild(recipe)
-    if preference == "leftovers":
-        return uses_leftovers(recipe)
+    if (read := READ_FROM_INGREDIENTS.get(preference)) is not None:
+        return read(recipe)
     if preference.startswith("no "):
         return preference.removeprefix("no ") not in facts(recipe)
     if preference in DIET_FLAGS:

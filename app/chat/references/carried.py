@@ -243,12 +243,21 @@ def request_after(remark: str, joint: str, request: str, names: RecipeNames) -> 
 CHOSEN = re.compile(r"\b(?:the )?[\w'-]+ one (?:sounds|looks|seems|it is)\b", re.I)
 
 
+# Words that ask for a kind of dish, not a dish by its name: "a quick vegan recipe", "a
+# recipe for something italian".
+KINDS = (
+    DISHES
+    | CUISINES
+    | GENERIC
+    | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
+    | {"something", "anything", "a", "an", "some", "breakfast", "brunch", "lunch", "dinner", "supper"}
+)
+
+
 def one_dish(message: str) -> bool:
     match = ONE_DISH.search(message)
-    kinds = DISHES | CUISINES | GENERIC | {w for d in DIET_WORDS.values() for w in (d, d.replace("-", " "))}
-    kinds |= {"something", "anything", "a", "an", "some", "breakfast", "brunch", "lunch", "dinner", "supper"}
     return match is not None and any(
-        w not in kinds for w in (match["what"] or match["named"]).lower().split()
+        w not in KINDS for w in (match["what"] or match["named"]).lower().split()
     )
 
 
@@ -669,18 +678,20 @@ def others(
     said, after the remark."""
     remark, last = last_sentence(message.strip())
     more = MORE_THAT.match(last.strip())
-    # "oh wait she's allergic to peanuts. give me a couple others pls": the need, then more.
-    more_after = MORE.match(last.strip()) if remark else None
-    # "what else u got? she hates almonds": more, then the remark.
     told = REMARK.match(message.strip())
-    more_before = told is not None and MORE.match(told["question"]) and not more_after
-    if not offered or not (MORE.match(message.strip()) or more or more_after or more_before):
+    after = False  # whether the remark follows the request
+    # "oh wait she's allergic to peanuts. give me a couple others pls": the need, then more;
+    # "what else u got? she hates almonds": more, then the need.
+    if MORE.match(message.strip()):
+        remark = ""
+    elif not (more or (remark and MORE.match(last.strip()))):
+        if told is None or not MORE.match(told["question"]):
+            return None
+        remark, after = told["remark"], True
+    if not offered:
         return None
     asked = asked_for(history, names)
-    if more_before and told is not None:
-        remark = told["remark"]
-    if more or more_after or more_before:
-        remark = "" if MORE.match(message.strip()) else remark
+    if more or remark:
         mine = constraints([more["rest"] if more else remark], names)
         asked.diets += [d for d in mine.diets if d not in asked.diets]
         asked.exclude += [e for e in mine.exclude if e not in asked.exclude]
@@ -692,7 +703,7 @@ def others(
     )
     question = f"What other {kind} are there besides {the([names.titles[i] for i in offered])}"
     question += "".join(f", {said}" for said in asked.tail()) + "?"
-    if more_before:
+    if after:
         question = f"{question} {remark}"
     elif remark:
         question = request_after(remark, " ", question, names)

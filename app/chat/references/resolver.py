@@ -157,6 +157,9 @@ DISH_WORDS = frozenset(
     | {"stir-fry", "quiche", "loaf", "crumble", "lasagna", "lasagne", "porridge", "sandwich", "wrap"}
 )
 ONE_AFTER = re.compile(r"\s+ones?\b", re.I)
+# Where a swap's question ends: "… instead of spinach, they hate it": the remark after a comma
+# is no part of it.
+SWAP_ENDS = re.compile(r"[?!.]+(?=\s|$)|,(?=\s+(?:they|he|she|we|i|my|our)\b)", re.I)
 # "something sweet with them" after a food to use up.
 USED_UP_POINTER = re.compile(
     r"\b(?:with|using|w)\s+(?P<it>them|those|these|it|the rest(?: of (?:it|them))?)\b", re.I
@@ -582,10 +585,7 @@ class Resolver:
         # Said at the end of the sentence that asks it, before any remark after it.
         swap = SWAP.search(message) or lacking
         assert swap is not None
-        # "… instead of spinach, they hate it": the remark after a comma is no part of it.
-        stop = re.compile(r"[?!.]+(?=\s|$)|,(?=\s+(?:they|he|she|we|i|my|our)\b)", re.I).search(
-            message, swap.end()
-        )
+        stop = SWAP_ENDS.search(message, swap.end())
         at = stop.start() if stop else len(message.rstrip(" ?!."))
         question = finish(f"{message[:at].rstrip()} in {the([focus.title])}{message[at:]}", message)
         return Resolution(question, [focus.id], rule="focus")
