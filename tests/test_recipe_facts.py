@@ -37,6 +37,8 @@ def recipe(title: str, *ingredients: str, steps: tuple[str, ...] = ("Cook.",), *
         # A tag naming a main ingredient outweighs a "sauce" tag.
         ("Cheesy Meatballs", ["beef", "sauce"], ["beef"], MAIN),
         ("Cheesy Dip", ["sauce"], ["cheese"], "condiment"),
+        # A filling goes in a dish: no dinner of its own, whatever dish it fills.
+        ("Ricotta lasagna filling", ["italian", "lasagna"], ["ricotta", "egg"], "condiment"),
         # Nothing says a course, but it is made of meat: a main.
         ("Stoofvlees", [], ["beef cheeks", "beer"], MAIN),
         ("Cream Cheese", [], ["milk", "lemon"], None),

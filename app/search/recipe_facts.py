@@ -25,7 +25,7 @@ from app.recipes import Recipe
 # Change when what `facts` or `embedded_text` produce changes: the embedded index, which
 # records it, is rebuilt on the next start, and every recipe's document hash changes, so the
 # next indexing run writes each one again on Azure AI Search too.
-DOCUMENT_VERSION = "6"
+DOCUMENT_VERSION = "7"
 
 LEXICON = json.loads(Path(__file__).with_name("recipe_facts.json").read_text(encoding="utf-8"))
 # The course, from the words that say one (recipe_facts.json). The title's head word says it
