@@ -42,7 +42,7 @@ async def chat_reformulate(req: Request) -> Response:
         retriever = services.retriever
         understood = await understand(services.llm, body.userMessage, body.conversation, settings, retriever)
         rewrite, reading = understood.rewrite, understood.reading
-        titles = (await retriever.catalog.names.get()).titles
+        titles = (await retriever.names.get()).titles
         return ReformulateResponse(
             question=rewrite.question,
             recipes=[Source(id=i, title=titles[i]) for i in rewrite.recipe_ids if i in titles],

@@ -35,13 +35,11 @@ class Services:
     clients: tuple[AsyncOpenAI, ...] = ()
 
     async def names(self) -> Named:
-        return self.named or (await self.retriever.catalog.names.get()).in_prose
+        return self.named or (await self.retriever.names.get()).in_prose
 
     def indexer(self) -> Indexer:
         retriever = self.retriever
-        return Indexer(
-            retriever.embedder, retriever.store, retriever.index, changed=retriever.catalog.names.forget
-        )
+        return Indexer(retriever.embedder, retriever.store, retriever.index, changed=retriever.names.forget)
 
 
 def chat_model(settings: Settings, client: AsyncOpenAI | None = None) -> ChatModel:

@@ -53,7 +53,7 @@ STAGES: list[tuple[str, str, str | None]] = [
     ("  … and aiohttp under it", "site-packages/aiohttp/", None),
     ("pydantic (validation, dumps), anywhere", "site-packages/pydantic", None),
     ("logging (records that are written)", "logging/__init__.py", "handle"),
-    ("catalog names (app/chat/recipe_names.py), anywhere", "app/chat/recipe_names.py", None),
+    ("catalog names (app/catalog/names.py), anywhere", "app/catalog/names.py", None),
 ]
 
 CLIENT = """

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.chat.references.catalog import Catalog
 from app.chat.rewrite import reformulate
 from app.chat.understanding import understand
 from app.http.bodies import Message
@@ -464,7 +465,7 @@ def rewriters(settings: Settings, retriever: Retriever) -> dict[str, Rewrite]:
         rewrite = await reformulate(local_llm, case["query"], history_of(case), settings, catalog)
         return rewrite.question
 
-    catalog = retriever.catalog
+    catalog = Catalog(retriever.store, retriever.names)
     local_llm = chat_model(settings)
 
     async def as_written(case: dict[str, Any]) -> str:

@@ -24,9 +24,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from app.catalog.names import RecipeNames
 from app.chat import answers
 from app.chat.answer_guard import Named, loops, names_outside
-from app.chat.recipe_names import RecipeNames
+from app.chat.references.catalog import Catalog
 from app.chat.rewrite import reformulate
 from app.http.bodies import Message
 from app.protocol.chat_protocol import ChatProtocolRequest
@@ -87,7 +88,9 @@ async def multi_turn(cases: list[dict], retriever: Retriever, settings: Settings
         started = time.perf_counter()
         for case in cases:
             history = [Message.model_validate(m) for m in case["conversation"]]
-            rewrite = await reformulate(llm, case["query"], history, settings, retriever.catalog)
+            rewrite = await reformulate(
+                llm, case["query"], history, settings, Catalog(retriever.store, retriever.names)
+            )
             rewrites[case["id"]] = rewrite.question
         seconds = (time.perf_counter() - started) / len(cases)
         rows.insert(1, (f"our rewrite ({seconds:.1f} s each)", lambda c: rewrites[c["id"]]))

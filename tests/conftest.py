@@ -18,8 +18,8 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 from starlette.testclient import TestClient
 
+from app.catalog.names import RecipeNames
 from app.chat.answer_guard import Named
-from app.chat.recipe_names import RecipeNames
 from app.providers.azure_search import AzureSearchIndex
 from app.providers.cosmos_store import CosmosRecipeStore
 from app.providers.wordllama_embedder import WordLlamaEmbedder

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from app.catalog.names import RecipeNames
 from app.chat.answer_guard import AnswerGuard, guard_text, loops
 from app.chat.data_answers import compose
 from app.chat.data_phrasing import key_ingredients
-from app.chat.recipe_names import RecipeNames
 from app.recipes import Recipe
 
 

@@ -309,7 +309,7 @@ def test_a_manner_said_by_an_intent_is_not_read_as_an_exclusion():
 
 
 def test_a_like_question_leaves_only_the_dish_it_names_after_like():
-    from app.chat.recipe_names import RecipeNames
+    from app.catalog.names import RecipeNames
     from app.search.variants import variants
 
     names = RecipeNames({"lasagna": "Lasagna", "chicken": "Chicken", "hakka": "Hakka-style meatballs"})

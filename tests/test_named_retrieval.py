@@ -47,7 +47,7 @@ async def test_a_recipe_indexed_while_the_app_runs_can_be_named_at_once(tmp_path
         ScriptedChatModel(),
         Retriever(embedder, search_index(settings, database), recipe_store(settings, database)),
     )
-    assert (await services.retriever.catalog.names.get()).titles == {}
+    assert (await services.retriever.names.get()).titles == {}
     recipe = {"id": "trout-pate", "title": "Smoked Trout Pâté", "ingredients": ["trout"], "steps": ["Blend."]}
 
     await services.indexer().run([("trout-pate", recipe)])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.chat.recipe_names import RecipeNames
-from app.chat.references.catalog import CatalogNames
+from app.catalog.fresh import CatalogNames
+from app.catalog.names import RecipeNames
 
 TITLES = {
     "stroganoff": "Beef Stroganoff",

@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from app.chat.recipe_names import RecipeNames
+from app.catalog.names import RecipeNames
 from app.chat.references.resolution import Resolution
 from app.chat.references.resolver import Resolver
 from app.http.bodies import Message

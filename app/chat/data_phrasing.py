@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from app.catalog.listed_dishes import FILLER
+from app.catalog.spelling import key
 from app.chat.answer_cues import AMOUNT, CATEGORIES, FALSE_FRIENDS
-from app.chat.listed_dishes import FILLER
-from app.chat.name_spelling import key
 from app.recipes import Recipe
 from app.search.text import stem
 

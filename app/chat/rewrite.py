@@ -18,8 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.catalog.names import RecipeNames
 from app.chat.history import estimate_tokens, recent_history
-from app.chat.recipe_names import RecipeNames
 from app.chat.references.catalog import Catalog
 from app.chat.references.resolution import Resolution
 from app.http.bodies import Message

@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
+from app.chat.references.catalog import Catalog
 from app.chat.rewrite import Rewrite, RewriteTask, rewrite_task
 from app.http.bodies import Message
 from app.prompts import prompt
@@ -155,7 +156,7 @@ async def understand(
     retriever: Retriever,
 ) -> Understanding:
     """The standalone question for the latest message and what to search it with."""
-    task = await rewrite_task(question, conversation, settings, retriever.catalog)
+    task = await rewrite_task(question, conversation, settings, Catalog(retriever.store, retriever.names))
     if isinstance(task, RewriteTask) and isinstance(retriever.reader, ModelReader):
         return await (rewrite_and_read if needs_reading(task) else rewrite_only)(llm, task)
     rewrite = await task.run(llm) if isinstance(task, RewriteTask) else task

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.chat.references.catalog import Catalog
+from app.catalog.fresh import CatalogNames
 from app.providers.errors import IndexIncompatibleError
 from app.providers.protocols import (
     NO_SEMANTIC,
@@ -54,10 +54,10 @@ class Retriever:
     index: SearchIndex
     store: RecipeStore
     reader: QuestionReader = field(default_factory=RuleReader)
-    catalog: Catalog = field(init=False)
+    names: CatalogNames = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "catalog", Catalog(self.store))
+        object.__setattr__(self, "names", CatalogNames(self.store))
 
     async def retrieve(
         self,
@@ -96,7 +96,7 @@ class Retriever:
             read = await self.reader.read(question)
         if read is not None:
             searched, applied = read.text, read.filters.merged(filters)
-        named, left = variants(question, await self.catalog.names.get())
+        named, left = variants(question, await self.names.get())
         searched = without_besides(searched)
         if not named and is_open(searched):
             # "I want something vegetarian": nothing left to search by but the filters.

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from app.chat.name_spelling import key, words
-from app.chat.recipe_names import RecipeNames
+from app.catalog.names import RecipeNames
+from app.catalog.spelling import key, words
 from app.search.accompaniments import SERVED_WITH
 
 LIKENESS = re.compile(

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from app.chat.recipe_names import RecipeNames
+from app.catalog.names import RecipeNames
 from app.chat.references.phrasing import finish, lower_first, the
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import (

@@ -1,44 +1,22 @@
-"""What the app knows for certain: the catalog's recipe names, kept, and a follow-up resolved against them."""
+"""A follow-up resolved against the catalog's names and the recipes the conversation named."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
-from app.chat.recipe_names import RecipeNames
+from app.catalog.fresh import CatalogNames
 from app.chat.references.resolution import Resolution
 from app.chat.references.resolver import Resolver, as_read
 from app.http.bodies import Message
 from app.providers.protocols import RecipeStore
 
 
-class CatalogNames:
-    """The catalog's `RecipeNames`, read once from the store and kept: dropped when this
-    process changes the catalog, and read again after `max_age` seconds, so that an
-    instance picks up what another instance indexed."""
-
-    def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
-        self._store = store
-        self._max_age = max_age
-        self._names: RecipeNames | None = None
-        self._read_at = 0.0
-
-    async def get(self) -> RecipeNames:
-        if self._names is None or time.monotonic() - self._read_at > self._max_age:
-            self._names = RecipeNames(await self._store.titles(), await self._store.ingredients_and_steps())
-            self._read_at = time.monotonic()
-        return self._names
-
-    def forget(self) -> None:
-        self._names = None
-
-
 class Catalog:
-    """What the app knows for certain: its recipes' titles, and their data on demand."""
+    """The catalog's names, and the data of the recipes a conversation named, read on demand."""
 
-    def __init__(self, store: RecipeStore, max_age: float = 300.0) -> None:
+    def __init__(self, store: RecipeStore, names: CatalogNames) -> None:
         self.store = store
-        self.names = CatalogNames(store, max_age)
+        self.names = names
 
     async def resolve(self, message: str, history: Sequence[Message]) -> Resolution:
         names = await self.names.get()

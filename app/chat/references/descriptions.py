@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
-from app.chat.name_spelling import key, keys_of, words
+from app.catalog.spelling import key, keys_of, words
 from app.chat.references.vocabulary import FAMILIES, MEATY, QUICK, SLOW
 from app.recipes import Recipe
 from app.search.recipe_facts import facts

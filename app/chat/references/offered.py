@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from app.chat.listed_dishes import BULLET, FILLER, LINE
-from app.chat.name_spelling import key, keys_of, words
-from app.chat.recipe_names import RecipeNames
+from app.catalog.listed_dishes import BULLET, FILLER, LINE
+from app.catalog.names import RecipeNames
+from app.catalog.spelling import key, keys_of, words
 from app.http.bodies import Message
 from app.recipes import Recipe
 

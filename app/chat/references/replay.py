@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from app.chat.name_spelling import TOKEN
-from app.chat.recipe_names import Mention, RecipeNames
+from app.catalog.names import Mention, RecipeNames
+from app.catalog.spelling import TOKEN
 from app.chat.references.phrasing import considering, finish, the
 from app.chat.references.resolution import Resolution
 from app.chat.references.vocabulary import FOCUS, ORDINAL, OTHERS

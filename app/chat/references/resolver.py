@@ -35,9 +35,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from app.chat.listed_dishes import as_list
-from app.chat.name_spelling import TOKEN, key, keys_of, words
-from app.chat.recipe_names import RecipeNames
+from app.catalog.listed_dishes import as_list
+from app.catalog.names import RecipeNames
+from app.catalog.spelling import TOKEN, key, keys_of, words
 from app.chat.references.carried import (
     SAME_BUT,
     asked_for,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from app.chat.name_spelling import key
+from app.catalog.spelling import key
 from app.search.question_reader import DIET_PHRASES, NEGATED, NO_ALCOHOL, said_not_to_apply
 from app.search.recipe_facts import CUISINES
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from app.chat.name_spelling import FUZZY_LENGTH, alias_index, key, one_slip, words
+from app.catalog.spelling import FUZZY_LENGTH, alias_index, key, one_slip, words
 
 # Where a chat turn's list items and clauses begin, and what may open one before the dish.
 CLAUSE = re.compile(r"[^\n•;,:.!?()–—]+")

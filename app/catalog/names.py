@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from app.chat.listed_dishes import ASIDE, BOLD, BULLET, FILLER, ListedDishes
-from app.chat.name_spelling import (
+from app.catalog.listed_dishes import ASIDE, BOLD, BULLET, FILLER, ListedDishes
+from app.catalog.spelling import (
     FUZZY_LENGTH,
     KEYS_KEPT,
     TOKEN,
