@@ -200,6 +200,10 @@ SETS = {
     # brief, 64 to the hard brief); measured once (63 after the round's first rule), then studied.
     "development, round 63": HERE / "followups_sixtythird.jsonl",
     "development, round 64": HERE / "followups_sixtyfourth.jsonl",
+    # Written blind at the start of the eighteenth round (65 to the switch brief, 66 to the
+    # hard brief), measured once on its start (01d77ee), then studied.
+    "development, round 65": HERE / "followups_sixtyfifth.jsonl",
+    "development, round 66": HERE / "followups_sixtysixth.jsonl",
     "held out": HERE / "followups_holdout.jsonl",
     # Written by someone who saw no code, after the resolver's third round; measured once.
     "held out, round 2": HERE / "followups_holdout_2.jsonl",
@@ -293,6 +297,10 @@ SETS = {
     # hard brief); measured only on the round's start (2d3ed27) and its final code.
     "held out, round 36": HERE / "followups_holdout_36.jsonl",
     "held out, round 37": HERE / "followups_holdout_37.jsonl",
+    # Written blind at the start of the eighteenth round (38 to the switch brief, 39 to the
+    # hard brief); measured only on the round's start (01d77ee) and its final code.
+    "held out, round 38": HERE / "followups_holdout_38.jsonl",
+    "held out, round 39": HERE / "followups_holdout_39.jsonl",
 }
 # Sets whose cases are never printed: they measure, they are not studied.
 MEASURED_ONCE = frozenset(
@@ -327,6 +335,8 @@ MEASURED_ONCE = frozenset(
         "held out, round 35",
         "held out, round 36",
         "held out, round 37",
+        "held out, round 38",
+        "held out, round 39",
     }
 )
 CATALOG = HERE.parent / "data" / "recipes.jsonl"

@@ -592,6 +592,20 @@ def test_a_swap_is_answered_by_what_the_list_says_of_the_food_swapped_out(questi
     assert compose(question, [KUNG_PAO, SATAY]).text == answer
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "No cayenne pepper here, can I skip it in the Chicken Paprikash?",
+        "we're out of cayenne pepper, is that a problem for the Chicken Paprikash?",
+    ],
+)
+def test_a_food_the_list_marks_optional_can_be_left_out(question):
+    assert compose(question, [PAPRIKASH]).text == (
+        "Chicken Paprikash [paprikash] can be made without the cayenne pepper: its list says"
+        ' "1 tablespoon cayenne pepper (optional)".'
+    )
+
+
 def test_a_tool_the_user_lacks_is_answered_by_the_step_that_names_it():
     asked = "I don't have a pasta machine, is that a problem in the Ravioli?"
 

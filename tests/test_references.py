@@ -635,6 +635,20 @@ def test_a_numbered_list_names_its_one_word_dishes():
     assert resolve("how long does it keep in the fridge?", *turns).recipe_ids == ["lasagna"]
 
 
+def test_a_numbered_list_written_on_one_line_offers_every_item():
+    turns = (
+        "ideas for dinner",
+        "1. Mushroom risotto – creamy and rich. 2. Fish Curry – fragrant. 3. Red Lentil Dahl – warming.",
+    )
+
+    assert resolve("which is quickest?", *turns).recipe_ids == [
+        "mushroom-risotto",
+        "fish-curry",
+        "red-lentil-dahl",
+    ]
+    assert resolve("the second one sounds good, how long?", *turns).recipe_ids == ["fish-curry"]
+
+
 def test_a_meal_asked_for_replaces_the_course_asked_before():
     turns = ("our oven died, any desserts?", "The Batter Pudding or the Honey Vanilla Ice Cream.")
 
@@ -1175,7 +1189,7 @@ CURRIES = (
                 "brunch ideas?",
                 "- Shakshouka - eggs in tomato\n- Arepas - corn patties, plant-based if you like",
             ),
-            "The vegan Venezuelan Arepa - what should i stuff them with",
+            "The vegan Venezuelan Arepa - what should i stuff them with, for brunch",
         ),
     ],
 )
@@ -1886,7 +1900,7 @@ def test_scaling_with_no_pointer_scales_the_recipe_in_focus():
     resolved = resolve("so I just double everything?", *turns)
 
     assert resolved.recipe_ids == ["tiramisu"]
-    assert resolved.question == "So I just double everything for the Tiramisù?"
+    assert resolved.question == "So I just double everything for the Tiramisù, for 16 people?"
 
 
 def test_a_table_lists_its_rows_and_its_numbers_count():
@@ -4276,7 +4290,7 @@ def test_leaving_a_dish_in_the_oven_sets_none_aside():
     )
 
     assert resolved.recipe_ids == ["eggs-benedict", "spiced-apple-pancakes", "kropsua"]
-    assert resolved.question.endswith("leave in the oven while i do the rest")
+    assert resolved.question.endswith("leave in the oven while i do the rest, for brunch")
 
 
 # Seventeenth round: what a new user asks of a dish, more of the same, events and people.
@@ -4292,10 +4306,16 @@ GRANOLA = (
 @pytest.mark.parametrize(
     ("message", "question"),
     [
-        ("and do I need any special equipment?", "And do I need any special equipment for the Granola?"),
-        ("how many calories?", "How many calories for the Granola?"),
-        ("any tips?", "Any tips for the Granola?"),
-        ("nice! what oven temp? mine runs hot", "Nice! what oven temp for the Granola? mine runs hot"),
+        (
+            "and do I need any special equipment?",
+            "And do I need any special equipment for the Granola, for brunch?",
+        ),
+        ("how many calories?", "How many calories for the Granola, for brunch?"),
+        ("any tips?", "Any tips for the Granola, for brunch?"),
+        (
+            "nice! what oven temp? mine runs hot",
+            "Nice! what oven temp for the Granola, for brunch? mine runs hot",
+        ),
     ],
 )
 def test_what_a_recipe_says_asked_with_no_pointer_is_asked_of_the_one_in_view(message, question):
@@ -4357,7 +4377,9 @@ def test_prepping_that_is_prepping_the_dish_offered():
         "For a showstopper for four, go for **Beef Wellington**: seared beef fillet wrapped in pastry.",
     )
 
-    assert resolved.question.startswith("Ok but how far ahead can i prep the Beef Wellington?")
+    assert resolved.question.startswith(
+        "Ok but how far ahead can i prep the Beef Wellington, for 4 people, for a christmas dinner?"
+    )
 
 
 def test_pud_is_a_dessert_that_keeps_what_was_asked():
@@ -4423,15 +4445,25 @@ def test_drinks_for_them_are_for_the_guests_at_the_event_said():
     assert resolved.carried == ["for 12 people", "for my son's 6th birthday party"]
 
 
-def test_a_food_the_user_lacks_is_what_they_would_leave_out():
+@pytest.mark.parametrize(
+    ("message", "left_out"),
+    [
+        (
+            "sounds dreamy. theres no wine in the house - does it matter if i just leave it out?",
+            "leave it out",
+        ),
+        ("No wine here, can i skip it?", "skip it"),
+    ],
+)
+def test_a_food_the_user_lacks_is_what_they_would_leave_out(message, left_out):
     resolved = resolve(
-        "sounds dreamy. theres no wine in the house - does it matter if i just leave it out?",
+        message,
         "whats a good veggie main for a cosy night in",
         "How about a **mushroom risotto**? Mushrooms, arborio, a splash of white wine. About 35 minutes.",
     )
 
     assert resolved.recipe_ids == ["mushroom-risotto"]
-    assert "leave it out in the Mushroom risotto" in resolved.question
+    assert f"{left_out} in the Mushroom risotto" in resolved.question
 
 
 def test_need_one_more_asks_for_one_more_of_what_was_asked():
@@ -4556,3 +4588,82 @@ def test_a_food_said_of_the_set_is_no_dish_of_it():
     )
 
     assert resolved.recipe_ids == []
+
+
+PICNIC = (
+    "picnic for 10 this saturday, what can I bring?",
+    "- **Greek Salad** – fresh.\n- **Three Bean Salad** – hearty.\n- **Perfect Potato Salad** – a classic.",
+)
+
+
+def test_a_question_about_the_dishes_offered_keeps_whom_and_what_they_are_for():
+    resolved = resolve("would any of them survive a few hours in the car?", *PICNIC)
+
+    assert resolved.recipe_ids == ["greek-salad", "bean-salad", "perfect-potato-salad"]
+    assert resolved.question.endswith("survive a few hours in the car, for 10 people, for a picnic?")
+    assert resolved.carried == ["for 10 people", "for a picnic"]
+
+
+def test_a_question_about_the_dishes_offered_does_not_say_their_diet_again():
+    # "…, vegetarian" after "can any be made the day before" would ask which of them is.
+    resolved = resolve(
+        "can any of those be made the day before?",
+        "vegetarian curry for 6 on friday",
+        "- **Paneer Tikka Masala**\n- **Red Lentil Dahl**",
+    )
+
+    assert resolved.question == (
+        "Considering the Paneer Tikka Masala and the Red Lentil Dahl, can any of those be made the day"
+        " before, for 6 people?"
+    )
+
+
+def test_what_goes_with_a_dish_offered_is_not_said_for_the_occasion():
+    resolved = resolve("what would you serve with the greek salad?", *PICNIC)
+
+    assert "picnic" not in resolved.question
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "any w/o pasta? i always overcook it and it goes all mushy",
+        "how do i cook plain rice without it going mushy",
+    ],
+)
+def test_the_it_of_a_food_just_said_is_the_food_not_the_dishes(message):
+    turns = (
+        "first time cooking for myself, vegetarian, nothing complicated pls",
+        "- **Mushroom Stroganov** – creamy.\n- **Pasta Arrabbiata** – spicy.\n- **Cinque Pi** – quick.",
+    )
+
+    assert resolve(message, *turns).recipe_ids == []
+
+
+def test_a_dish_left_out_is_not_the_kind_of_dish_asked_for():
+    turns = (
+        "first time cooking, vegetarian, nothing complicated",
+        "- **Mushroom Stroganov**\n- **Pasta Arrabbiata**",
+    )
+
+    assert resolve("any w/o pasta?", *turns).question == "What about vegetarian recipes without pasta?"
+
+
+def test_tripling_that_is_tripling_the_dish_in_view():
+    turns = ("chicken and rice meal prep", "Try **Honey Garlic Chicken with Broccoli and Brown Rice**.")
+
+    assert resolve("can i triple that?", *turns).recipe_ids == ["honey-garlic-chicken"]
+
+
+def test_a_food_left_out_twice_is_left_out_once():
+    turns = ("egg free breakfast for my toddler? she's allergic to eggs", "1. Oats\n2. Venezuelan Arepa")
+
+    assert (
+        resolve("and for a snack later on?", *turns).question == "What about a snack later on, without egg?"
+    )
+
+
+def test_high_protein_is_a_need_carried_like_a_diet():
+    turns = ("high protein dinner under 30 min", "1. **Teriyaki Beef Wok**\n2. **Chicken Tenders Airfried**")
+
+    assert resolve("any fish ones?", *turns).carried == ["high-protein", "ready in under 30 minutes"]

@@ -47,6 +47,8 @@ SEPARATOR = re.compile(r"[,:;\n•*(]|(?<!\S)[-–—]")
 # A parenthesis opened just before a name, by at most two words: "(the Portuguese tarte …".
 ASIDE_OPENED = re.compile(r"\((?:[\w'-]+\s+){0,2}$")
 # In a list item, what opens the description after the dish: "- Goulash: …", "- Tzatziki - …".
+# Where a list written on one line opens its next item: ". 2. ".
+INLINE_ITEM = re.compile(r"(?<=[.!?;])\s+(?=\d{1,2}[.)]\s)")
 DESCRIBING = re.compile(r":|\s[-–—]\s|\s[-–—]$")
 
 # Words after which a food is an ingredient of the dish before: "tomato and pepper sauce".
@@ -343,6 +345,8 @@ class RecipeNames:
         "Bread" but not "bake bread", "the pepper sauce" but not "tomato and pepper sauce"."""
         span = tokens[start : start + length]
         line = text[text.rfind("\n", 0, span[0].start()) + 1 : span[0].start()]
+        # "1. Mushroom risotto - creamy. 2. Fish Curry - fragrant.": a list written on one line.
+        line = INLINE_ITEM.split(line)[-1]
         # "- **Tzatziki** - greek yogurt, …": bold is no word of the item.
         before_it = BULLET.sub("", line, count=1).strip(" *_") if BULLET.match(line) else ""
         describing = DESCRIBING.search(before_it) if before_it else None

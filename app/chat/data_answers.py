@@ -214,8 +214,11 @@ def _swap(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if not lines:
         what = old or new or "that"
         return Composed(f"{cite(recipe)} as written does not use {what}.", "swap")
-    instead = f"about {new} instead" if new else "about what to use instead"
     uses = "; ".join(line.strip() for line in lines)
+    if not new and all("optional" in line.lower() for line in lines):
+        # "No wine here, can I skip it?" of a "1/2 cup white wine (optional)".
+        return Composed(f'{cite(recipe)} can be made without the {old}: its list says "{uses}".', "swap")
+    instead = f"about {new} instead" if new else "about what to use instead"
     return Composed(f"{cite(recipe)} as written uses {uses}, and says nothing {instead}.", "swap")
 
 

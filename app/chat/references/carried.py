@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from app.catalog.names import RecipeNames
 from app.chat.references.phrasing import finish, lower_first, the
-from app.chat.references.resolution import Resolution
+from app.chat.references.resolution import REFERRING, Resolution
 from app.chat.references.vocabulary import (
     ADDITIVE,
     ASKS_ABOUT,
@@ -54,6 +54,7 @@ from app.search.filters import DIET_FLAGS
 from app.search.intents import occasion_said
 from app.search.question_reader import KITCHENS, read_question, said_not_to_apply
 from app.search.servings import people
+from app.search.text import stem
 
 
 @dataclass
@@ -151,7 +152,10 @@ def constraints(texts: Sequence[str], names: RecipeNames | None = None) -> Const
                 or (thing == "baking" and "oven" in kitchen)
             )
         ]
-        found.exclude += [e for e in left_out if e not in found.exclude]
+        for e in left_out:
+            # "egg free … allergic to eggs" leaves eggs out once.
+            if stem(e) not in {stem(x) for x in found.exclude}:
+                found.exclude.append(e)
         said = [re.sub(r"-ish$", "", w) for w in re.findall(r"[\w-]+", text.lower())]  # "mexican-ish"
         found.cuisine = next((w.capitalize() for w in said if w in CUISINES), found.cuisine)
         # "something sweet for after" asks for a dessert, not a sweet curry.
@@ -578,19 +582,15 @@ def carry_over(
         else:
             head = " ".join(filter(None, [adjectives, main, noun]))
             body = body[:start] + head + body[end:]
-    elif (dish := next((w for w in re.findall(r"[\w-]+", body.lower()) if w in DISHES), None)) is not None:
+    elif (dish_said := asked_dish(body)) is not None:
+        dish = dish_said.group().lower()
         # "lentils" before a dish is "lentil": "a lentil curry".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
         qualified = " ".join(filter(None, [adjectives, main, dish]))
         # "a dessert" with "Indian" before it is "an Indian dessert".
         an = "an" if qualified[0].lower() in "aeiou" else "a"
-        body = re.sub(
-            rf"\b(?:(?P<a>an?)\s+)?{re.escape(dish)}\b",
-            lambda m: (f"{an} " if m["a"] else "") + qualified,
-            body,
-            count=1,
-            flags=re.I,
-        )
+        before = re.sub(r"\b(?:an?)\s+$", f"{an} ", body[: dish_said.start()], flags=re.I)
+        body = before + qualified + body[dish_said.end() :]
         body = re.sub(r"^for\s+", "", body, flags=re.I)  # "and for dessert?": vegan dessert
     else:
         head = " ".join(filter(None, [adjectives, inherited.dish or "recipes"]))
@@ -605,6 +605,20 @@ def carry_over(
     question = body.rstrip(" ?.!") + (", " + ", ".join(tail) if tail else "")
     return Resolution(
         finish(question + "?", message), names.named(question), inherited.carried(), rule="carry-over"
+    )
+
+
+def asked_dish(body: str) -> re.Match[str] | None:
+    """The kind of dish a request asks for ("and a dessert?"), not one it leaves out ("any
+    without pasta?")."""
+    return next(
+        (
+            m
+            for m in re.finditer(r"[\w-]+", body)
+            if m.group().lower() in DISHES
+            and not re.search(r"\b(?:without|no|not)\s+$", body[: m.start()], re.I)
+        ),
+        None,
     )
 
 
@@ -659,6 +673,31 @@ def for_whom(
         return resolution
     needs = [d for d in asked_for(history, names).diets if d not in constraints([message], names).diets]
     return said_after(resolution, needs, message)
+
+
+def around_them(
+    resolution: Resolution, message: str, history: Sequence[Message], names: RecipeNames
+) -> Resolution:
+    """A question about the dishes offered keeps whom and what they were offered for: "would
+    any of them survive a few hours in the car?" at a picnic for 10. Not the diets, exclusions
+    or time limit: the dishes were offered under those, and said again they would read as the
+    question ("…, vegetarian" asks which of them is vegetarian)."""
+    if (
+        resolution.rule not in REFERRING
+        or not resolution.recipe_ids
+        or SERVED_WITH.search(resolution.question)
+    ):
+        return resolution  # what goes with a dish goes with it whatever it is for (`beside`)
+    asked, mine = asked_for(history, names), constraints([message], names)
+    wanted = [f"for {asked.people} people"] if asked.people and not mine.people else []
+    wanted += [asked.occasion] if asked.occasion and not mine.occasion else []
+    kept = [said for said in wanted if said.lower() not in resolution.question.lower()]
+    asked, mark, remark = resolution.question.rpartition("?")
+    if not (kept and asked and remark.strip()):
+        return said_after(resolution, kept, message)
+    # "what oven temp for the Granola? mine runs hot": said with the question, before the remark.
+    question = f"{asked}, {', '.join(kept)}{mark}{remark}"
+    return replace(resolution, question=question, carried=[*resolution.carried, *kept])
 
 
 def said_after(resolution: Resolution, carried: list[str], message: str) -> Resolution:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# The rules that resolve what a follow-up points at among the conversation's recipes.
+REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
+
 
 @dataclass(frozen=True)
 class Resolution:

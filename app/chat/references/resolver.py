@@ -40,6 +40,7 @@ from app.catalog.names import RecipeNames
 from app.catalog.spelling import TOKEN, key, keys_of, words
 from app.chat.references.carried import (
     SAME_BUT,
+    around_them,
     asked_for,
     beside,
     carry_over,
@@ -61,7 +62,7 @@ from app.chat.references.offered import (
 )
 from app.chat.references.phrasing import considering, finish, lower_first, the
 from app.chat.references.replay import asked_again, points_only
-from app.chat.references.resolution import Resolution
+from app.chat.references.resolution import REFERRING, Resolution
 from app.chat.references.vocabulary import (
     ABOUT_IT,
     ADDITIVE,
@@ -174,7 +175,6 @@ ALSO_LEFT_OUT = re.compile(
     re.I,
 )
 # The rules that resolve a pointer to recipes, which may stand for the last question again.
-REFERRING = ("exclusion", "ordinal", "description", "focus", "set", "name")
 # The dish something goes with, said as a pronoun: "what would go well with it".
 SERVED_IT = re.compile(r"\s+(?:it|that|this)(?: one)?\b", re.I)
 
@@ -309,6 +309,7 @@ class Resolver:
         resolution = for_whom(resolution, message, history, self.names)
         if resolution.rule in REFERRING and points_only(message, resolution, self.names):
             resolution = self._asked_again(resolution, message, history) or resolution
+        resolution = around_them(resolution, message, history, self.names)
         if resolution.question == message and own:
             resolution = replace(resolution, question=self.names.spelled(message))
         return replace(resolution, mentioned=self._named)

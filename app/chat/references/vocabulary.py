@@ -302,7 +302,7 @@ FOCUS = re.compile(
     r"|(?<=\babout )|(?<=\bwith )|(?<=\bfor )|(?<=\bserve )|(?<=\btry )|(?<=\bbake )|(?<=\bdo )"
     r"|(?<=\bin )|(?<=\bof )|(?<=\bto )|(?<=\bon )|(?<=\bmaking )|(?<=\bcooking )|(?<=\bbaking )"
     r"|(?<=\beat )|(?<=\beating )|(?<=\bserving )|(?<=\bpair )|(?<=\bstore )|(?<=\breheat )"
-    r"|(?<=\bprep )|(?<=\bdouble )|(?<=\bhalve )|(?<=\bscale )|(?<=\bbring )|(?<=\bpack ))"
+    r"|(?<=\bprep )|(?<=\bdouble )|(?<=\btriple )|(?<=\bhalve )|(?<=\bscale )|(?<=\bbring )|(?<=\bpack ))"
     # "what could i do that isn't too fiddly": a relative "that", no recipe.
     rf"(?<!none of )(?P<bare>this|that)\b(?! \w+ (?:is|are)\b)(?! (?:{NOT_POINTED})\b)"
     # "my grandma used to make this cold summer soup": a dish of its own ("this soup" is the
@@ -354,11 +354,15 @@ SIDE_ASKED = re.compile(
     r"|\bany (?:[\w-]+ )?sides\b",
     re.I,
 )
-# A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs".
+# Where a food is lacked: "no wine here", "no eggs in the house", "no ginger left".
+_LACKED_WHERE = r"(?:here|left|in the (?:house|fridge|cupboard|pantry)|at home|on hand)\b"
+# A food the user lacks: "i don't have garam masala, is that a problem?", "we're out of eggs",
+# "no wine here, can i skip it?".
 LACKING = re.compile(
     r"\b(?:(?:i|we)\s+(?:don'?t|dont|do not|didn'?t|didnt)\s+have|(?:all\s+)?out of|ran out of"
-    r"|(?:i|we) have no|there'?s no|theres no|there is no)\s+(?:any\s+|an?\s+|the\s+)?"
-    r"(?P<food>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)",
+    r"|(?:i|we) have no|there'?s no|theres no|there is no"
+    rf"|no(?=\s+[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?\s+{_LACKED_WHERE}))\s+(?:any\s+|an?\s+|the\s+)?"
+    rf"(?P<food>[a-z][\w'-]*(?:\s+(?!{_LACKED_WHERE})[a-z][\w'-]*)?)",
     re.I,
 )
 # What is done to a food the user lacks: "no wine in the house, can i just leave it out?".
@@ -639,6 +643,10 @@ NEEDS = {
     "pescatarian": re.compile(r"\bpesc[ae]tarians?\b", re.I),
     "diabetic": re.compile(r"\bdiabet(?:ic|es)\b|\blow[- ]sugar\b|\bsugar[- ]free\b", re.I),
     "non-alcoholic": re.compile(rf"{NO_ALCOHOL.pattern}|\bno (?:alcohol|booze)\b|\bteetotal\b", re.I),
+    "high-protein": re.compile(
+        r"\bhigh[- ]protein\b|\bprotein[- ](?:packed|rich|heavy)\b|\b(?:lots of|plenty of|more) protein\b",
+        re.I,
+    ),
 }
 
 
@@ -782,6 +790,20 @@ FOOD_WASTED_IT = re.compile(
     r"|(?:toss|tossing|throw|throwing|chuck|chucking|use|using)\s+(?=it\s+(?:up|out|away)\b))(?P<it>it)\b",
     re.I,
 )
+# "any w/o pasta? i always overcook it", "how do i cook plain rice without it going mushy": a
+# food just said, and how it goes wrong.
+_FOOD_SAID = (
+    r"\b(?:without|w/o|no|cook|cooking|make|making|boil|boiling)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b.{0,80}?"
+)
+FOOD_SPOILT_IT = re.compile(
+    rf"{_FOOD_SAID}\b(?:(?:over|under)?cook\w*|burn\w*|ruin\w*|screw\w* up|mess\w* up)\s+(?P<it>it)\b",
+    re.I | re.S,
+)
+FOOD_SPOILS_IT = re.compile(
+    rf"{_FOOD_SAID}\b(?P<it>it)\s+(?:going|goes|gets|getting|turns|turning|comes out|coming out)\s+"
+    r"(?:all\s+|really\s+|so\s+)?(?:mushy|soggy|burnt|burned|sticky|gluey|stodgy|dry|hard|chewy|rubbery|lumpy)\b",
+    re.I | re.S,
+)
 # "she's been craving pavlova like crazy — is that hard to make?": the dish just said.
 DISH_CRAVED_IT = re.compile(
     r"\b(?:craving|cravings? for|obsessed with|(?:mad|crazy) about|begging for)\s+(?:[\w-]+\s+){0,2}?[\w-]+\b"
@@ -883,6 +905,8 @@ def focus_pointer(message: str) -> re.Match[str] | None:
             FOOD_HAD_IT,
             FOOD_MUCH_OF_IT,
             FOOD_WASTED_IT,
+            FOOD_SPOILT_IT,
+            FOOD_SPOILS_IT,
             FOOD_GOT_IT,
             DISH_CRAVED_IT,
             MEAL_THAT,
