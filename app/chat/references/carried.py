@@ -692,11 +692,11 @@ def around_them(
     wanted = [f"for {asked.people} people"] if asked.people and not mine.people else []
     wanted += [asked.occasion] if asked.occasion and not mine.occasion else []
     kept = [said for said in wanted if said.lower() not in resolution.question.lower()]
-    asked, mark, remark = resolution.question.rpartition("?")
-    if not (kept and asked and remark.strip()):
+    question, mark, remark = resolution.question.rpartition("?")
+    if not (kept and question and remark.strip()):
         return said_after(resolution, kept, message)
     # "what oven temp for the Granola? mine runs hot": said with the question, before the remark.
-    question = f"{asked}, {', '.join(kept)}{mark}{remark}"
+    question = f"{question}, {', '.join(kept)}{mark}{remark}"
     return replace(resolution, question=question, carried=[*resolution.carried, *kept])
 
 
