@@ -151,6 +151,20 @@ def test_how_many_a_recipe_makes_and_how_many_times_to_make_it_for_more():
     )
 
 
+def test_a_recipe_serving_a_range_serves_each_number_in_it():
+    slaw = recipe("slaw", "Slaw", servings="8 - 10")
+
+    assert compose("ok the Slaw. how much do i need for 8?", [slaw]).text == (
+        "Slaw [slaw] serves 8 - 10. For 8, make it as written."
+    )
+    assert compose("is the Slaw enough for 4?", [slaw]).text == (
+        "Slaw [slaw] serves 8 - 10. For 4, use 1/2 of every amount."
+    )
+    assert compose("how much do we need for 12 of the Slaw?", [slaw]).text == (
+        "Slaw [slaw] serves 8 - 10. For 12, make it 2 times (20)."
+    )
+
+
 def test_what_goes_with_a_recipe_is_listed_as_going_with_it():
     answer = compose("What would go well with the Mushroom Risotto on the side?", [SOUP, TART, RISOTTO]).text
 

@@ -8,7 +8,7 @@ import pytest
 
 from app.search import intents as lexicon
 from app.search.question_reader import READING_SCHEMA, ModelReader, read_question
-from app.search.recipe_facts import facts, mild, uses_leftovers
+from app.search.recipe_facts import course, facts, mild, uses_leftovers
 from app.search.retrieval import Retriever
 from tests.support import ScriptedChatModel
 
@@ -125,6 +125,7 @@ def test_no_intent_is_read_into_a_question_that_says_none(question):
         ("any non-alcoholic drinks?", ("alcohol",), "any drinks? drink"),
         ("and something to drink for the kids?", ("alcohol",), "and something to drink for the kids?"),
         ("pasta that doesnt need tomatoes", ("tomatoes",), "pasta that"),
+        ("she also cant do tomatoes any others?", ("tomatoes",), "she also any others?"),
         ("soup without the cream or the bacon", ("cream", "bacon"), "soup"),
         # A tool is no ingredient: "without the special pot" asks of the kitchen.
         ("can i do fondue without the special pot", (), "can i do fondue without the special pot"),
@@ -214,6 +215,22 @@ async def test_a_brunch_puts_the_breakfast_recipes_first(retriever: Retriever):
 
     assert "breakfast" in facts(found.found[0].recipe)
     assert all(f.recipe.vegan for f in found.found)
+
+
+async def test_sides_asked_for_are_side_dishes_not_a_main(retriever: Retriever):
+    found = await retriever.retrieve_question("hosting a bbq for 8 on saturday, what sides can i make?", 3)
+
+    assert [course(f.recipe) for f in found.found] == ["side dish"] * 3, [f.recipe.id for f in found.found]
+
+
+async def test_a_dessert_asked_for_after_a_remark_is_a_dessert(retriever: Retriever):
+    found = await retriever.retrieve_question(
+        "the smoke alarm went off last time i used the oven. is there a dessert that needs no baking?",
+        3,
+    )
+
+    assert all("dessert" in facts(f.recipe) for f in found.found)
+    assert found.filters.exclude == ("oven",)
 
 
 async def test_not_too_spicy_puts_the_mild_recipes_first_and_searches_no_spice(retriever: Retriever):

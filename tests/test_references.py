@@ -4667,3 +4667,71 @@ def test_high_protein_is_a_need_carried_like_a_diet():
     turns = ("high protein dinner under 30 min", "1. **Teriyaki Beef Wok**\n2. **Chicken Tenders Airfried**")
 
     assert resolve("any fish ones?", *turns).carried == ["high-protein", "ready in under 30 minutes"]
+
+
+def test_a_new_person_misspelt_after_thanks_is_a_new_topic():
+    resolved = resolve(
+        "thx those r great. but my roomate turns 25 friday and i wanna spoil her, she loves chicken. ideas?",
+        "cheap filling meals with lentils?",
+        "- **Red Lentil Dahl** – cheap.\n- **Turkish Red Lentil Soup** – filling.",
+    )
+
+    assert resolved.recipe_ids == []
+    assert "lentil" not in resolved.question.lower()
+
+
+def test_food_for_another_occasion_inherits_nothing():
+    resolved = resolve(
+        "also need a quick green veg side for weeknights",
+        "whats a danish christmas dessert i could try?",
+        "Try **Risengrød** – Danish rice pudding, or the **Rice Pudding**.",
+    )
+
+    assert resolved.carried == []
+    assert "danish" not in resolved.question.lower()
+
+
+def test_those_a_person_prefers_are_the_foods_just_said():
+    resolved = resolve(
+        "what about rolls or buns tho, she prefers those for packed lunch",
+        "dairy free sandwich bread for my daughter's lunchbox?",
+        "- **Sourdough Table Loaf**\n- **No-knead Bread**\n- **Italian Bread**",
+    )
+
+    assert resolved.recipe_ids == []
+    assert resolved.carried == ["dairy-free"]
+
+
+def test_food_for_another_day_is_not_for_the_earlier_guests():
+    resolved = resolve(
+        "something quick for dinner tonight, i have chicken and rice",
+        "hosting a bbq for 8 on saturday, what sides can i make?",
+        "- **Coleslaw**\n- **Garlic Toast**\n- **Parmesan potatoes**",
+    )
+
+    assert "bbq" not in resolved.question
+    assert "8 people" not in resolved.question
+
+
+def test_more_asked_after_a_need_and_an_emoji_keeps_the_need():
+    resolved = resolve(
+        "ugh she also cant do tomatoes 🍅🚫 any others?",
+        "my aunt is vegan and she's coming for christmas. what main can i make her?",
+        "- **Ratatouille**\n- **Pasta Alla Norma**\n- **Red Lentil Dahl**",
+    )
+
+    assert resolved.rule == "more"
+    assert resolved.carried == ["vegan", "without tomatoes", "for christmas"]
+
+
+def test_a_dish_asked_for_beside_something_keeps_its_own_words():
+    resolved = resolve(
+        "omg yes. and a cake, something a clueless dad can actually pull off",
+        "my son's 7th birthday party, 10 kids. food ideas?",
+        "- **Sausage Rolls**\n- **Kettle Corn**",
+    )
+
+    assert resolved.question == (
+        "What about a cake, something a clueless dad can actually pull off, for 10 people,"
+        " for my son's 7th birthday party?"
+    )

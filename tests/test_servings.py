@@ -23,9 +23,11 @@ from app.search.servings import enough_first, people
         ("having 8 people over on saturday", 8),
         ("theres 6 of us", 6),
         ("birthday party, about 12 kids", 12),
+        ("my son's 7th birthday party, 10 kids. food ideas?", 10),
         ("feeding 10 on sunday", 10),
         # A family is no head count.
         ("my 2 kids love pasta", None),
+        ("i have 3 kids, easy dinner?", None),
         # Who cannot eat something is no count of guests.
         ("one of us is coeliac", None),
         ("two of us are vegan", None),

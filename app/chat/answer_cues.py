@@ -247,6 +247,9 @@ HOW_MANY = re.compile(
     r"|how many (?:does|do|will|would|can)\b[^?.!]{0,40}?\b(?:make|makes|feed|feeds|serve|serves)"
     # "how do I scale it for 8?": how many it serves, against how many are eating.
     r"|scale\b[^?.!]{0,40}?\b(?:for|to) \d+"
+    # "how much do i need for 8?", "is it enough for 10?": the servings, against the guests.
+    r"|how much (?:do|will|would|should) (?:i|we) (?:need|make)\b[^?.!]{0,20}?\bfor \d+"
+    r"|\b(?:is|be) (?:it|that|this|the [\w' -]{1,40}?) enough for \d+"
     r"|how many does)\b",
     re.I,
 )

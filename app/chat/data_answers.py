@@ -466,6 +466,10 @@ def _how_many(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     ]
     wanted = people(question) or (int(said["count"]) if (said := NEEDED.search(question)) else None)
     serves = targets[0].servings_count if len(targets) == 1 else None
+    # "serves 8 - 10" serves 8 as written, as it does 10; for 4, half of it.
+    fewest = min((int(n) for n in re.findall(r"\d+", targets[0].servings or "")), default=serves)
+    if wanted and serves and fewest is not None and wanted < serves:
+        serves = max(fewest, wanted)
     if wanted and serves and wanted > serves:
         # "how many will it make? i need like 24": how many times the recipe, as written.
         times = -(-wanted // serves)

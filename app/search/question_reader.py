@@ -101,7 +101,7 @@ WORD = rf"{LETTER}(?:{LETTER}|['-])*"
 # One thing to leave out: a word, or two ("tomato sauce"), never running into the next clause.
 ITEM = (
     rf"{WORD}(?:\s+(?!(?:and|or|nor|but|please|with|for|in|at|either|so|then|tbh|honestly|lol|tho|though"
-    rf"|really|anyway|sorry|pls|at all)\b){WORD})?"
+    rf"|really|anyway|sorry|pls|at all|any|anything|others?|else|ideas?)\b){WORD})?"
 )
 AVOIDED = (
     r"nuts?|peanuts?|eggs?|soy|soya|sesame|shellfish|fish|seafood|pork|sugar|wheat|corn|coconut"
@@ -132,7 +132,9 @@ NO_OVEN = re.compile(
     r"|\b(?:only|just) (?:have |has |got |needs? |uses? |a |the |one )*"
     r"(?:hob|stove ?top|stove|hot ?plate)s?\b"
     r"|\bhob[- ]only\b|\bone hot ?plate\b"
-    r"|\bno[- ]bake\b",
+    r"|\bno[- ]bake\b"
+    # "a dessert that needs no baking at all".
+    r"|\b(?:no|without|needs? no|(?:doesn'?t|does not|don'?t|do not) need(?: any)?) baking\b",
     re.I,
 )
 # The kitchen a request is cooked in, as a rewrite writes it after the question: the first
@@ -166,6 +168,8 @@ EXCLUSION = re.compile(
     # Said of the people eating: "they don't eat pork", "she can't have nuts", "allergic to eggs".
     rf"|(?:{NEGATED}|cannot|won't|wont|never)"
     r" (?:eat|eats|have|touch)"
+    # "she also cant do tomatoes".
+    r"|(?:can'?t|cannot) do"
     r"|avoids?|avoiding|allergic to|skip (?:any(?:thing)? )?(?:with|containing))"
     r"\s+(?:any\s+|a\s+|an\s+|the\s+)?"
     rf"(?P<what>{ITEM})(?P<more>{MORE}*)"
@@ -304,7 +308,8 @@ def read_question(question: str) -> ReadQuestion:
             for phrase in (match.group(0), *(m.group(0) for m in more)):
                 text = text.replace(phrase, " ")
     if NO_OVEN.search(question):
-        excluded.append("oven")
+        # "needs no baking" says no oven: "baking" would leave out what lists baking powder.
+        excluded = [e for e in excluded if e not in ("bake", "baking")] + ["oven"]
         text = NO_OVEN.sub(" ", text)
     if (NO_ALCOHOL.search(question) or FOR_CHILDREN.search(question)) and "alcohol" not in excluded:
         excluded.append("alcohol")

@@ -127,10 +127,11 @@ class Retriever:
         else:
             # Moved below the others rather than dropped: when nothing else fits, it still comes.
             found = [f for f in found if f.recipe.id not in left] + [f for f in found if f.recipe.id in left]
-            if prefers:
-                found = preferred_first(found, prefers)
+            # What is asked for ("sides", a brunch's breakfasts) before how many each serves.
             if cooks_for is not None:
                 found = servings.enough_first(found, cooks_for)
+            if prefers:
+                found = preferred_first(found, prefers)
             if beside and dishes:
                 # Beside a catalog recipe: what goes with it, then the recipe itself, which the
                 # question is also about ("how long does it roast, and what goes with it?").

@@ -26,7 +26,11 @@ FOR_PEOPLE = re.compile(
     rf"|\b(?:about|around|roughly|like)\s+{COUNT.replace('count', 'near')}\s+(?:kids|children|teens)\b"
     rf"|\b{COUNT.replace('count', 'many')}\s+(?:people|persons|guests|ppl|of us|adults|friends)\b"
     # "one of us is coeliac" counts no one.
-    r"(?!\s+(?:is|are|has|have|can|cant|can't|doesn't|doesnt|won't|wont|isn't|aren't)\b)",
+    r"(?!\s+(?:is|are|has|have|can|cant|can't|doesn't|doesnt|won't|wont|isn't|aren't)\b)"
+    # "birthday party, 10 kids.", "10 kids coming": a head count, said on its own.
+    r"|(?<!my )(?<!our )(?<!have )(?<!has )(?<!with )"
+    rf"\b{COUNT.replace('count', 'kids')}\s+(?:kids|children)\b"
+    r"(?=\s*(?:[.,!?;]|$|coming|over|attending|invited|at the party))",
     re.I,
 )
 # How many more candidates than offered are looked at for ones that serve enough.
@@ -40,7 +44,7 @@ def people(question: str) -> int | None:
     match = FOR_PEOPLE.search(question)
     if match is None:
         return None
-    said = (match["count"] or match["many"] or match["near"]).lower()
+    said = (match["count"] or match["many"] or match["near"] or match["kids"]).lower()
     count = NUMBERS.get(said) or int(said)
     return count if 1 <= count <= 100 else None
 

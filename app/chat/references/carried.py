@@ -51,7 +51,7 @@ from app.chat.references.vocabulary import (
 from app.http.bodies import Message
 from app.search.accompaniments import SERVED_WITH
 from app.search.filters import DIET_FLAGS
-from app.search.intents import occasion_said
+from app.search.intents import occasion_said, read_intents
 from app.search.question_reader import KITCHENS, read_question, said_not_to_apply
 from app.search.servings import people
 from app.search.text import stem
@@ -208,7 +208,11 @@ ONE_DISH = re.compile(
 )
 GENERIC = frozenset({"good", "nice", "quick", "easy", "simple", "new", "different", "healthy", "cheap"})
 # Words after "something" that say no quality of it: "something with", "anything where".
-NOT_A_QUALITY = "with|without|for|to|that|like|else|in|i|where|which|who|we|you|along|of|from|on|at|by"
+NOT_A_QUALITY = (
+    "with|without|for|to|that|like|else|in|i|where|which|who|we|you|along|of|from|on|at|by"
+    # "something a clueless dad can pull off": whoever makes it, no quality of the dish.
+    "|a|an|the|my|our|someone|somebody"
+)
 # The question, and what follows it ("any with chicken? she loves chicken").
 REMARK = re.compile(r"^(?P<question>.+?[?!])\s+(?P<remark>\S.*)$", re.S)
 
@@ -354,6 +358,12 @@ def refinement(
 
 
 # A "for" of the message's own: "for when it's warmer out", "for the grown-ups".
+# When the food is eaten: "tonight", "tmrw", "on saturday", "this weekend".
+WHEN = re.compile(
+    r"\b(?:tonight|tonite|tomorrow|tmrw|tmr|today|(?:this |next )?weekend|next week"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.I,
+)
 OWN_FOR = re.compile(
     r"\bfor (?:when|a|an|the|my|our|his|her|their)\b(?! (?:couple|few|bit|while|change)\b)", re.I
 )
@@ -458,6 +468,8 @@ def carry_over(
         return None
     earlier = asked_for(history, names)
     mine = constraints([message], names)
+    if other_occasion(mine.occasion, earlier.occasion):
+        return None  # "also need a quick side for weeknights" after a christmas dessert: a new topic
     if (refined := refinement(message, body, mine, earlier, history, names)) is not None:
         return refined
     # "and a dessert?", "ok and any soups?": adds to what was asked.
@@ -468,6 +480,11 @@ def carry_over(
         # "ok, a pizza dough recipe then" settles for something else; "and a dessert?" or
         # "something for breakfast" adds to what was asked.
         return None
+    users = " ".join(turn.content for turn in history if turn.role == "user")
+    # "… so it's just me tonight. something easy for one person?": said in the remark too.
+    another_day = any(
+        not re.search(rf"\b{m.group()}\b", users, re.I) for m in WHEN.finditer(f"{said_with} {message}")
+    )
     inherited = Constraints(
         # "she's not coeliac so normal pastry is fine": a diet said not to be needed is not kept.
         diets=[
@@ -504,7 +521,8 @@ def carry_over(
         else None,
         exclude=[e for e in earlier.exclude if e not in mine.exclude],
         kitchen=None if mine.kitchen else earlier.kitchen,
-        people=None if mine.people else earlier.people,
+        # "something quick for dinner tonight" after a bbq for 8 on saturday: other guests.
+        people=None if mine.people or another_day else earlier.people,
         # "anything for breakfast too?" after too many apples: breakfasts with apples.
         # … but sides go with their dish, and "sweet with courgettes" says the food already.
         using=None
@@ -515,7 +533,7 @@ def carry_over(
         # "and something sweet?" after food for a kids birthday party: for that party still;
         # but "drinks for the grown-ups" says whom they are for, and sides go with their dish.
         occasion=None
-        if mine.occasion or OWN_FOR.search(message) or SERVED_WITH.search(message)
+        if mine.occasion or OWN_FOR.search(message) or SERVED_WITH.search(message) or another_day
         else earlier.occasion,
         # "any veggie ones?" after "make me sweat": still spicy; but no spicy dessert or drink.
         taste=earlier.taste
@@ -545,6 +563,18 @@ def carry_over(
     adjectives = " ".join(filter(None, [inherited.taste, *inherited.diets, inherited.cuisine]))
     body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
     head_match = head_of(body)
+    dish_said = asked_dish(body)
+    if (
+        head_match
+        and dish_said
+        and dish_said.start() < head_match.start()
+        and head_match.group().lower()
+        in (
+            "something",
+            "anything",
+        )
+    ):
+        head_match = None  # "and a cake, something a clueless dad can pull off": the cake is asked for
     if head_match:
         plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
         noun = inherited.dish or ("recipes" if plural else "recipe")
@@ -582,7 +612,7 @@ def carry_over(
         else:
             head = " ".join(filter(None, [adjectives, main, noun]))
             body = body[:start] + head + body[end:]
-    elif (dish_said := asked_dish(body)) is not None:
+    elif dish_said is not None:
         dish = dish_said.group().lower()
         # "lentils" before a dish is "lentil": "a lentil curry".
         main = re.sub(r"(?<=[^s])s$", "", inherited.main or "")
@@ -606,6 +636,17 @@ def carry_over(
     return Resolution(
         finish(question + "?", message), names.named(question), inherited.carried(), rule="carry-over"
     )
+
+
+def other_occasion(said: str | None, before: str | None) -> bool:
+    """Whether the food is for another occasion than the one asked before: "for weeknights"
+    after "for christmas", but not "for the party" after "for my son's birthday party", nor
+    "for packed lunch" after "for a lunchbox" (the lexicon's same intent)."""
+    if not (said and before):
+        return False
+    filler = {"for", "a", "an", "the", "my", "our", "this", "next"}
+    same_intent = {i.name for i in read_intents(said)} & {i.name for i in read_intents(before)}
+    return not (set(said.split()) - filler) & (set(before.split()) - filler) and not same_intent
 
 
 def asked_dish(body: str) -> re.Match[str] | None:
@@ -714,8 +755,8 @@ def others(
 ) -> Resolution | None:
     """ "What else?" after a list: more recipes of what the user asked for, besides those; "…
     no tins no paste no nothing. what else is there that doesnt need tomatoes": with the need
-    said, after the remark."""
-    remark, last = last_sentence(message.strip())
+    said, after the remark; "she also cant do tomatoes 🍅🚫 any others?": an emoji ends it too."""
+    remark, last = last_sentence(EMOJI_STOP.sub(". ", message.strip()))
     more = MORE_THAT.match(last.strip())
     told = REMARK.match(message.strip())
     after = False  # whether the remark follows the request

@@ -719,7 +719,7 @@ FOOD_POINTER = re.compile(
     r"\s+(?:those|them|these)\b"
     # "smth w mushrooms? my dad loves them": liking a food just named, in the next sentence too.
     r"|\b(?P<liked>[a-z]+s)\b[^?.!]*?(?:[?.!]+\s+[^?.!]*?)?"
-    r"\b(?:loves?|likes?|adores?|hates?) (?:them|those)\b"
+    r"\b(?:loves?|likes?|adores?|hates?|prefers?) (?:them|those)\b"
     # "stuff with zucchini, i have like 4 of them going soft": how many of a food the user has.
     # "every time i make crepes they rip", "pickled red onions … how do you make those".
     r"|\b(?P<made>[a-z]+s)\b[^?.!]*?\b(?:make|making|cook|bake|flip) (?:those|them|these)\b"
@@ -1053,7 +1053,8 @@ POINTING_BACK = re.compile(r"\b(?:those|these|them|both|either|(?:any|none|which
 PERSON_BACK = re.compile(r"\b(?:he|she|him|her|his|he'?s|she'?s|hes|shes)\b", re.I)
 NEW_PERSON = re.compile(
     r"(?:\b(?:my|our|the) (?:\w+ )?|^)(?:mum|mom|mother|dad|father|sister|brother|daughter|son|kids?|gf|bf"
-    r"|girlfriend|boyfriend|partner|husband|wife|roommate|roomie|flatmate|housemate|friends?|parents|in-laws"
+    r"|bff|bestie|best friend|girlfriend|boyfriend|partner|husband|wife|roomm?ate|roomie|flatmate|housemate"
+    r"|friends?|parents|in-laws"
     r"|niece|nephew"
     r"|aunt|uncle|cousin|grandma|grandpa|nan|boss|coworkers?|colleagues?|neighbou?rs?|guests|grown ?ups)\b",
     re.I,
