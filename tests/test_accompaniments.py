@@ -77,6 +77,16 @@ async def test_beside_a_catalog_recipe_the_sides_suit_it_rather_than_share_its_w
     assert dish.recipe.id == "spicy-kung-pao-style-chicken"
 
 
+async def test_a_remark_before_what_goes_with_a_dish_is_not_searched(retriever: Retriever):
+    retrieval = await retriever.retrieve_question(
+        "Ooh the Spicy Kung Pao-Style Chicken. what do i serve with the Spicy Kung Pao-Style Chicken?", 3
+    )
+
+    *sides, dish = retrieval.found
+    assert [course(f.recipe) for f in sides] == ["side dish", "side dish"]
+    assert dish.recipe.id == "spicy-kung-pao-style-chicken"
+
+
 async def test_a_course_to_go_with_a_catalog_recipe_comes_from_its_cuisine(retriever: Retriever):
     retrieval = await retriever.retrieve_question("a dessert to go with the Lasagna", 3)
 

@@ -351,6 +351,10 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     assert compose("can I freeze the Soup and the Stew?", [soup, stew]).text == (
         "None of them says how it keeps, frozen or ahead of time: Soup [soup] and Stew [stew]."
     )
+    # Made ahead on the day, too.
+    assert (
+        compose("which of the Soup and the Stew can i prep in the morning?", [soup, stew]).kind == "keeping"
+    )
 
 
 def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():
@@ -360,6 +364,8 @@ def test_a_question_about_a_named_recipe_the_data_cannot_answer_says_so():
 
     assert answer.startswith("I answer only from the recipe as written, and it says nothing more on that:")
     assert "Pasta Alla Norma [norma]" in answer
+    # Said as a wish, it asks for the recipe itself.
+    assert compose("my kid wants the Pasta Alla Norma tomorrow", [norma]).kind == "list"
 
 
 def test_a_food_the_question_names_is_no_recipe_named():

@@ -298,6 +298,9 @@ FALSE_FRIENDS: dict[str, re.Pattern[str]] = {
 KEEPING = re.compile(
     r"\bfreez|\bfroze|make (?:it |them |this |that )?ahead|(?:day|night) before|\breheat|leftover"
     r"|\bhow far ahead|\bahead of time|\bin advance"
+    # "which of those can i prep in the morning?", "can i get it done earlier in the day".
+    r"|\b(?:prep|prepare|make|do|get)\b[^?.!]{0,25}?\b(?:in the morning|earlier in the day|that morning"
+    r"|the morning of)\b"
     r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)"
     # "how long do cooked chickpeas keep in the fridge?": how long the dish lasts, not chills.
     r"|\b(?:keeps?|lasts?|stays? (?:ok|good|fresh)) in the (?:fridge|freezer)",

@@ -65,7 +65,7 @@ from app.chat.data_phrasing import (
     named_in,
     own_words,
 )
-from app.chat.references.vocabulary import LACKING, STEP_ASKED, STEP_NUMBERS
+from app.chat.references.vocabulary import ASKED, LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
 from app.search.accompaniments import PAIRED, SERVED_WITH
 from app.search.recipe_facts import HOT
@@ -104,9 +104,15 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     ):
         if (composed := kind(question, recipes)) is not None:
             return composed
-    if not (VARIANT.search(question) or BESIDES.search(question)) and (named := named_in(question, recipes)):
+    asks = ASKED.search(question) is not None
+    if (
+        asks
+        and not (VARIANT.search(question) or BESIDES.search(question))
+        and (named := named_in(question, recipes))
+    ):
         # "Could I add chicken to the Pasta Alla Norma?": no data answers that, and the answer
-        # says so rather than offering the recipe as if it did.
+        # says so rather than offering the recipe as if it did. "my kid wants pancakes" asks
+        # nothing: the recipes are the answer.
         listed = "\n".join(f"- {describe(r)}" for r in named)
         said = (
             "the recipe as written, and it says"

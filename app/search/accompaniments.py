@@ -56,7 +56,9 @@ def search_text(question: str, searched: str, dishes: Sequence[Recipe] = ()) -> 
     said = [m.group(0) for m in PAIRED.finditer(question)]
     if not said:
         return searched, False
-    rest = searched
+    # From the sentence that asks it: "Ooh the Kung Pao. what do i serve with it?" asks no "ooh".
+    at = max(searched.find(said[0]), 0)
+    rest = re.split(r"[.!?]\s+", searched[:at])[-1] + searched[at:]
     for phrase in [*said, *(dish.title for dish in dishes)]:
         rest = rest.replace(phrase, " ")  # the dish's title too: "the Chicken Wings. what goes with it?"
     kin = " ".join(dict.fromkeys(tag for dish in dishes for tag in dish.tags if tag in CUISINES))
