@@ -351,9 +351,20 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     assert compose("can I freeze the Soup and the Stew?", [soup, stew]).text == (
         "None of them says how it keeps, frozen or ahead of time: Soup [soup] and Stew [stew]."
     )
+    # Kept out of the fridge, too.
+    assert compose("does the Jam keep till lunch without a fridge?", [jam]).kind == "keeping"
     # Made ahead on the day, too.
     assert (
         compose("which of the Soup and the Stew can i prep in the morning?", [soup, stew]).kind == "keeping"
+    )
+
+
+def test_calories_are_no_part_of_the_data_and_the_answer_says_so():
+    soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Simmer."])
+
+    assert compose("how many calories is the Soup?", [soup]).text == (
+        "The recipe data gives no calories or nutrition for Soup [soup], so I cannot say."
+        " Its ingredients are in the recipe."
     )
 
 

@@ -47,6 +47,8 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("having people over for dinner, any ideas?", "hosting", "roast"),
         # Mains asked for at a dinner party are dinners still.
         ("main course ideas for a dinner party?", "main course", "dinner"),
+        # As a follow-up's rewrite writes it: "what about something warm" after lunches.
+        ("What about warm recipes, i have a microwave?", "warming", "stew"),
     ],
 )
 def test_an_everyday_intent_adds_the_words_a_cook_would_search_for(question, intent, word):

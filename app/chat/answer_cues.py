@@ -302,6 +302,9 @@ KEEPING = re.compile(
     r"|\b(?:prep|prepare|make|do|get)\b[^?.!]{0,25}?\b(?:in the morning|earlier in the day|that morning"
     r"|the morning of)\b"
     r"|\bstore|\bkeeps?(?: well| for|\s*\?|$)|last (?:for|in the fridge)"
+    # "does it keep till lunch without a fridge?": kept out of the fridge.
+    r"|\b(?:keeps?|lasts?) (?:till|until) |\bwithout (?:a |the )?fridge|\bout of the fridge|\bunrefrigerated"
+    r"|\bat room temp"
     # "how long do cooked chickpeas keep in the fridge?": how long the dish lasts, not chills.
     r"|\b(?:keeps?|lasts?|stays? (?:ok|good|fresh)) in the (?:fridge|freezer)",
     re.I,
@@ -309,6 +312,11 @@ KEEPING = re.compile(
 KEPT = re.compile(
     r"\bfreez|\bfroze|\bfridge|refrigerat|\bstor(?:e|ed|age)\b|\bkeeps? (?:for|well|up to|fresh)\b"
     r"|\bkeeps? in (?:the fridge|an? (?:airtight|sealed|cool))|\breheat|\bahead\b|\bovernight|\bleftover",
+    re.I,
+)
+# What a recipe's nutrition is, asked: "how many calories is that?", "how much protein per bowl".
+NUTRITION = re.compile(
+    r"\b(?:calories|kcal|cals|nutrition(?:al)?|macros|how much (?:protein|fat|sugar|carbs|fibre|fiber))\b",
     re.I,
 )
 # How much work a dish is, asked: "which is the least work?", "the easiest one?".

@@ -40,6 +40,7 @@ from app.chat.answer_cues import (
     METHOD,
     MILDEST,
     MOST,
+    NUTRITION,
     PHASE,
     PHASES,
     QUICK,
@@ -85,6 +86,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     # Keeping before time: "how long does it keep?" asks how it keeps, not how long it takes.
     for kind in (
         _diet,
+        _nutrition,
         _keeping,
         _how_long,
         _how_many,
@@ -569,6 +571,20 @@ def _has(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     if "allerg" in question.lower():
         parts.append("With an allergy, check the labels of bought ingredients too.")
     return Composed(" ".join(parts), "has")
+
+
+def _nutrition(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "How many calories is that?": no recipe of the catalog gives its nutrition, and the
+    answer says so rather than guess."""
+    targets = asked_of(NUTRITION, question, recipes)
+    if not targets:
+        return None
+    whose = "Its ingredients are" if len(targets) == 1 else "Their ingredients are each"
+    return Composed(
+        f"The recipe data gives no calories or nutrition for {join([cite(r) for r in targets])}, so I"
+        f" cannot say. {whose} in the recipe.",
+        "nutrition",
+    )
 
 
 def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
