@@ -33,6 +33,8 @@ SERVED_WITH = re.compile(
 PAIRED = re.compile(rf"(?:\bto\s+)?(?:{SERVED_WITH.pattern})\s+[^,.;:!?]*", re.I)
 # Words that ask, not what for: "what should I serve", "any ideas".
 ASKING = frozenset({"serve", "make", "cook", "ideas", "idea", "something", "anything", "good", "nice", "ok"})
+# … and what is said around the asking: "Ooh the Kung Pao. what do i serve with it?".
+ASKING |= {"ooh", "oh", "ohh", "okay", "yum", "great", "cool", "wow", "perfect", "lovely", "amazing"}
 BESIDE = frozenset({"side dish", "condiment", "snack"})
 # How many more candidates than offered are fetched to find those eaten beside the dish.
 WIDER = 4
@@ -56,9 +58,7 @@ def search_text(question: str, searched: str, dishes: Sequence[Recipe] = ()) -> 
     said = [m.group(0) for m in PAIRED.finditer(question)]
     if not said:
         return searched, False
-    # From the sentence that asks it: "Ooh the Kung Pao. what do i serve with it?" asks no "ooh".
-    at = max(searched.find(said[0]), 0)
-    rest = re.split(r"[.!?]\s+", searched[:at])[-1] + searched[at:]
+    rest = searched
     for phrase in [*said, *(dish.title for dish in dishes)]:
         rest = rest.replace(phrase, " ")  # the dish's title too: "the Chicken Wings. what goes with it?"
     kin = " ".join(dict.fromkeys(tag for dish in dishes for tag in dish.tags if tag in CUISINES))
