@@ -128,6 +128,7 @@ def event_said(said: str, start: int, end: int) -> str:
     return f"for {('an ' if event[0] in 'aeiou' else 'a ') if counted else ''}{event}"
 
 
+@lru_cache(maxsize=1024)  # each user turn is read again at every follow-up
 def occasion_said(question: str) -> str | None:
     """What the food is for, as the user said it ("for a kids birthday party"), when an
     occasion of the lexicon is said after "for", or an event is said on its own ("going on a

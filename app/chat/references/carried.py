@@ -729,6 +729,8 @@ def around_them(
         or SERVED_WITH.search(resolution.question)
     ):
         return resolution  # what goes with a dish goes with it whatever it is for (`beside`)
+    if not any(people(m.content) or occasion_said(m.content) for m in history if m.role == "user"):
+        return resolution  # nobody said whom or what for: the reading of the requests is spared
     asked, mine = asked_for(history, names), constraints([message], names)
     wanted = [f"for {asked.people} people"] if asked.people and not mine.people else []
     wanted += [asked.occasion] if asked.occasion and not mine.occasion else []
