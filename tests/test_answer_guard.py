@@ -359,6 +359,21 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     )
 
 
+def test_the_oven_temperature_is_quoted_from_the_step_that_gives_it():
+    muffins = Recipe(
+        id="muffins",
+        title="Muffins",
+        ingredients=["flour"],
+        steps=["Preheat the oven to 375°F (190°C).", "Bake."],
+    )
+    salad = Recipe(id="salad", title="Salad", ingredients=["lettuce"], steps=["Toss."])
+
+    assert compose("what temp is the oven for the Muffins and the Salad?", [muffins, salad]).text == (
+        'Muffins [muffins], step 1: "Preheat the oven to 375°F (190°C)."'
+        " The steps of Salad [salad] give no oven temperature."
+    )
+
+
 def test_calories_are_no_part_of_the_data_and_the_answer_says_so():
     soup = Recipe(id="soup", title="Soup", ingredients=["leeks"], steps=["Simmer."])
 

@@ -47,6 +47,7 @@ def test_every_intent_has_phrases_and_words_and_a_name_of_its_own():
         ("having people over for dinner, any ideas?", "hosting", "roast"),
         # Mains asked for at a dinner party are dinners still.
         ("main course ideas for a dinner party?", "main course", "dinner"),
+        ("something to bake with my 7 year old this weekend", "baking together", "cookies"),
         # As a follow-up's rewrite writes it: "what about something warm" after lunches.
         ("What about warm recipes, i have a microwave?", "warming", "stew"),
     ],

@@ -314,6 +314,14 @@ KEPT = re.compile(
     r"|\bkeeps? in (?:the fridge|an? (?:airtight|sealed|cool))|\breheat|\bahead\b|\bovernight|\bleftover",
     re.I,
 )
+# The oven's heat, asked: "what temp is the oven?", "how hot should the oven be?".
+OVEN_TEMP = re.compile(
+    r"\b(?:what|which|wat)\s+(?:temp|temperature|heat|degrees)\b|\boven (?:temp|temperature)\b"
+    r"|\bhow hot\b[^?.!]{0,25}\boven\b|\bgas mark\b",
+    re.I,
+)
+# … and said in a step: "Preheat the oven to 375°F (190°C)", "200 degrees", "gas mark 6".
+STEP_TEMP = re.compile(r"\b\d{2,3}\s*(?:°|º|degrees?\b)|\b\d{3}\s*[FC]\b|\bgas mark \d", re.I)
 # What a recipe's nutrition is, asked: "how many calories is that?", "how much protein per bowl".
 NUTRITION = re.compile(
     r"\b(?:calories|kcal|cals|nutrition(?:al)?|macros|how much (?:protein|fat|sugar|carbs|fibre|fiber))\b",

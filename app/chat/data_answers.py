@@ -41,11 +41,13 @@ from app.chat.answer_cues import (
     MILDEST,
     MOST,
     NUTRITION,
+    OVEN_TEMP,
     PHASE,
     PHASES,
     QUICK,
     SLOW,
     SPECIAL_KIT,
+    STEP_TEMP,
     SUGARY,
     SWAP_FOODS,
     SWEETNESS,
@@ -87,6 +89,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     for kind in (
         _diet,
         _nutrition,
+        _oven_temp,
         _keeping,
         _how_long,
         _how_many,
@@ -585,6 +588,23 @@ def _nutrition(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         f" cannot say. {whose} in the recipe.",
         "nutrition",
     )
+
+
+def _oven_temp(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "What temp is the oven?": the step that gives it, recipe by recipe."""
+    targets = asked_of(OVEN_TEMP, question, recipes)
+    if not targets:
+        return None
+    parts = []
+    for recipe in targets:
+        said = next(
+            ((n, step.strip()) for n, step in enumerate(recipe.steps, 1) if STEP_TEMP.search(step)), None
+        )
+        if said:
+            parts.append(f'{cite(recipe)}, step {said[0]}: "{said[1]}"')
+        else:
+            parts.append(f"The steps of {cite(recipe)} give no oven temperature.")
+    return Composed(" ".join(parts), "oven")
 
 
 def _keeping(question: str, recipes: Sequence[Recipe]) -> Composed | None:
