@@ -359,6 +359,21 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     )
 
 
+def test_which_course_a_dish_is_is_read_from_its_data_when_asked_of_the_dishes():
+    stew = Recipe(id="stew", title="Beef Stew", ingredients=["beef"], steps=["Simmer."], tags=["Main"])
+    cake = Recipe(id="cake", title="Lemon Cake", ingredients=["flour"], steps=["Bake."], tags=["Dessert"])
+
+    assert compose("would any of those work as a main?", [stew, cake]).text == (
+        "As a main course: Beef Stew [stew]. Lemon Cake [cake] is a dessert."
+    )
+    assert (
+        compose("is the Lemon Cake a side?", [stew, cake]).text
+        == "Lemon Cake [cake] is a dessert, not a side dish."
+    )
+    # A request for a course is a search, not a question about these.
+    assert compose("what can i make for a main?", [stew, cake]).kind == "list"
+
+
 def test_the_oven_temperature_is_quoted_from_the_step_that_gives_it():
     muffins = Recipe(
         id="muffins",

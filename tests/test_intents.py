@@ -226,6 +226,15 @@ async def test_sides_asked_for_are_side_dishes_not_a_main(retriever: Retriever):
     assert [course(f.recipe) for f in found.found] == ["side dish"] * 3, [f.recipe.id for f in found.found]
 
 
+async def test_friends_over_puts_the_mains_first_whatever_serves_most(retriever: Retriever):
+    found = await retriever.retrieve_question(
+        "we're having friends over saturday, 6 of us, one is vegetarian", 6
+    )
+
+    dinners = ["dinner" in facts(f.recipe) for f in found.found]
+    assert dinners[0] and dinners == sorted(dinners, reverse=True)
+
+
 async def test_a_dessert_asked_for_after_a_remark_is_a_dessert(retriever: Retriever):
     found = await retriever.retrieve_question(
         "the smoke alarm went off last time i used the oven. is there a dessert that needs no baking?",

@@ -322,6 +322,13 @@ OVEN_TEMP = re.compile(
 )
 # … and said in a step: "Preheat the oven to 375°F (190°C)", "200 degrees", "gas mark 6".
 STEP_TEMP = re.compile(r"\b\d{2,3}\s*(?:°|º|degrees?\b)|\b\d{3}\s*[FC]\b|\bgas mark \d", re.I)
+# Which course a dish is, asked: "would any of those work as a main?", "which one is a side?".
+COURSE_ASKED = re.compile(
+    r"\b(?:as|for) (?:a|the|an) (?P<as>main|main course|side|side dish|dessert|starter|snack)\b"
+    r"|\b(?:is|are|be)\b[^?.!,]{0,30}?\b(?:a |an )?"
+    r"(?P<is>main|main course|side|side dish|dessert|starter|snack)s?\s*\?",
+    re.I,
+)
 # What a recipe's nutrition is, asked: "how many calories is that?", "how much protein per bowl".
 NUTRITION = re.compile(
     r"\b(?:calories|kcal|cals|nutrition(?:al)?|macros|how much (?:protein|fat|sugar|carbs|fibre|fiber))\b",

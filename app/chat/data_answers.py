@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from app.chat.answer_cues import (
     ASKS_OF,
+    COURSE_ASKED,
     COURTESY,
     DIET_BREAKERS,
     DIETS,
@@ -71,7 +72,7 @@ from app.chat.data_phrasing import (
 from app.chat.references.vocabulary import ASKED, LACKING, STEP_ASKED, STEP_NUMBERS
 from app.recipes import Recipe
 from app.search.accompaniments import PAIRED, SERVED_WITH
-from app.search.recipe_facts import HOT
+from app.search.recipe_facts import HOT, MAIN, course
 from app.search.servings import people
 from app.search.text import content_words, stem
 from app.search.variants import BESIDES, VARIANT
@@ -89,6 +90,7 @@ def compose(question: str, recipes: Sequence[Recipe]) -> Composed:
     for kind in (
         _diet,
         _nutrition,
+        _course,
         _oven_temp,
         _keeping,
         _how_long,
@@ -588,6 +590,40 @@ def _nutrition(question: str, recipes: Sequence[Recipe]) -> Composed | None:
         f" cannot say. {whose} in the recipe.",
         "nutrition",
     )
+
+
+# How a course is asked, as the catalog's facts name it.
+COURSE_NAMES = {"main": MAIN, "side": "side dish", "starter": "starter"}
+
+
+def _course(question: str, recipes: Sequence[Recipe]) -> Composed | None:
+    """ "Would any of those work as a main?": each dish's course, as its data reads."""
+    asked = own_words(question, recipes)
+    match = COURSE_ASKED.search(asked)
+    if match is None or SERVED_WITH.search(question):
+        return None
+    # Asked of these recipes ("would any of those work as a main?"), not a request ("what can i
+    # make for a snack?").
+    pointed = re.search(
+        r"\b(?:those|these|them|they|it|either|which (?:one|of))\b", asked[: match.start()], re.I
+    )
+    if not (named_in(question, recipes) or pointed):
+        return None
+    said = (match["as"] or match["is"]).lower()
+    wanted = COURSE_NAMES.get(said.split()[0], said)
+    targets = named_in(question, recipes) or list(recipes)
+    if len(targets) == 1:
+        found = course(targets[0])
+        text = f"{cite(targets[0])} is {article(found)}" if found else f"{cite(targets[0])} says no course"
+        return Composed(text + ("." if found == wanted else f", not {article(wanted)}."), "course")
+    fits = [cite(r) for r in targets if course(r) == wanted]
+    lead = f"As {article(wanted)}: {join(fits)}." if fits else f"None of them is {article(wanted)}."
+    others = [
+        f"{cite(r)} is {article(found)}." if (found := course(r)) else f"{cite(r)} says no course."
+        for r in targets
+        if course(r) != wanted
+    ]
+    return Composed(" ".join([lead, *others]), "course")
 
 
 def _oven_temp(question: str, recipes: Sequence[Recipe]) -> Composed | None:
