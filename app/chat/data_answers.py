@@ -607,11 +607,12 @@ def _course(question: str, recipes: Sequence[Recipe]) -> Composed | None:
     pointed = re.search(
         r"\b(?:those|these|them|they|it|either|which (?:one|of))\b", asked[: match.start()], re.I
     )
-    if not (named_in(question, recipes) or pointed):
+    named = named_in(question, recipes)
+    if not (named or pointed):
         return None
     said = (match["as"] or match["is"]).lower()
     wanted = COURSE_NAMES.get(said.split()[0], said)
-    targets = named_in(question, recipes) or list(recipes)
+    targets = named or list(recipes)
     if len(targets) == 1:
         found = course(targets[0])
         text = f"{cite(targets[0])} is {article(found)}" if found else f"{cite(targets[0])} says no course"

@@ -564,16 +564,8 @@ def carry_over(
     body = re.sub(r"^(?:what|how) about\s+", "", body, flags=re.I)
     head_match = head_of(body)
     dish_said = asked_dish(body)
-    if (
-        head_match
-        and dish_said
-        and dish_said.start() < head_match.start()
-        and head_match.group().lower()
-        in (
-            "something",
-            "anything",
-        )
-    ):
+    vague = head_match is not None and head_match.group().lower() in ("something", "anything")
+    if vague and dish_said and head_match and dish_said.start() < head_match.start():
         head_match = None  # "and a cake, something a clueless dad can pull off": the cake is asked for
     if head_match:
         plural = head_match.group().lower() not in ("one", "recipe", "dish", "idea")
