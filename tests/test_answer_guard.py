@@ -353,6 +353,7 @@ def test_the_data_quotes_what_a_recipe_says_about_keeping_it_or_says_it_does_not
     )
     # Kept out of the fridge, too.
     assert compose("does the Jam keep till lunch without a fridge?", [jam]).kind == "keeping"
+    assert compose("would the Jam survive a few hours in the car?", [jam]).kind == "keeping"
     # Made ahead on the day, too.
     assert (
         compose("which of the Soup and the Stew can i prep in the morning?", [soup, stew]).kind == "keeping"

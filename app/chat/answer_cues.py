@@ -305,6 +305,8 @@ KEEPING = re.compile(
     # "does it keep till lunch without a fridge?": kept out of the fridge.
     r"|\b(?:keeps?|lasts?) (?:till|until) |\bwithout (?:a |the )?fridge|\bout of the fridge|\bunrefrigerated"
     r"|\bat room temp"
+    # "would any of them survive a few hours in the car?".
+    r"|\bsurvive\b[^?.!]{0,30}?\b(?:hours?|car|heat|sun|day|trip|journey|outside)\b"
     # "how long do cooked chickpeas keep in the fridge?": how long the dish lasts, not chills.
     r"|\b(?:keeps?|lasts?|stays? (?:ok|good|fresh)) in the (?:fridge|freezer)",
     re.I,
